@@ -1,0 +1,35 @@
+import type { ObjectId } from '../plan/object-id.js';
+import type { KStatus } from '../status/types.js';
+
+/**
+ * What the engine reports, in order. The engine never logs: renderers in src/report turn these
+ * into kpt's event text, JSON lines, the job summary and the PR comment.
+ */
+export type GroupAction = 'Inventory' | 'Apply' | 'Prune' | 'Delete' | 'Wait';
+export type ActuationStatus = 'Successful' | 'Skipped' | 'Failed';
+export type WaitStatus = 'Pending' | 'Successful' | 'Skipped' | 'Failed' | 'Timeout';
+export type ApplyOperation = 'created' | 'configured' | 'unchanged';
+
+export interface GroupInfo {
+  name: string;
+  action: GroupAction;
+  ids: ObjectId[];
+}
+
+export type RunEvent =
+  | { type: 'init'; groups: GroupInfo[] }
+  | { type: 'group'; name: string; action: GroupAction; status: 'Started' | 'Finished' }
+  | {
+      type: 'apply';
+      group: string;
+      id: ObjectId;
+      status: ActuationStatus;
+      operation?: ApplyOperation;
+      error?: string;
+    }
+  | { type: 'prune' | 'delete'; group: string; id: ObjectId; status: ActuationStatus; error?: string }
+  | { type: 'wait'; group: string; id: ObjectId; status: WaitStatus; message?: string }
+  | { type: 'status'; id: ObjectId; status: KStatus; message: string }
+  | { type: 'error'; error: string };
+
+export type RunEventSink = (event: RunEvent) => void;

@@ -1,0 +1,79 @@
+import type { ObjectId } from '../plan/object-id.js';
+
+/** What preview says will happen to one object. Apply must do exactly this. */
+export type PreviewAction = 'create' | 'configure' | 'unchanged' | 'prune' | 'skip' | 'error' | 'replace' | 'orphan';
+
+export const PreviewActions: readonly PreviewAction[] = [
+  'create',
+  'configure',
+  'unchanged',
+  'prune',
+  'skip',
+  'error',
+  'replace',
+  'orphan',
+];
+
+export interface SourceRef {
+  /** Path relative to the repository (or the package root when no repository is known). */
+  file: string;
+  /** 1-based line of the object's first line in that file. */
+  line: number;
+}
+
+/** One changed field. Values of Secret data are never stored here: `redacted` says so. */
+export interface FieldChange {
+  /** Dotted path, e.g. `spec.replicas`, `spec.template.spec.containers[0].image`, `data.password`. */
+  path: string;
+  op: 'add' | 'remove' | 'change';
+  /** Short, display-safe renderings (already redacted); absent for redacted values. */
+  before?: string;
+  after?: string;
+  /** True for Secret data/stringData (and annotations that copy them): only sizes are known. */
+  redacted?: boolean;
+  beforeBytes?: number;
+  afterBytes?: number;
+}
+
+export interface PreviewObject {
+  id: ObjectId;
+  apiVersion: string;
+  action: PreviewAction;
+  /** Why: skip reason, server error, "not validated: depends on Namespace/x created by this package", replace cause. */
+  reason?: string;
+  source?: SourceRef;
+  /** 1-based apply wave (prune objects: the wave they are pruned in). */
+  wave?: number;
+  /** False when the server could not dry-run it yet (its Namespace/CRD comes from this package). */
+  validated?: boolean;
+  changes?: FieldChange[];
+  /** Unified diff of the YAML (`-` live, `+` desired), redacted; absent when unchanged. */
+  diff?: string;
+}
+
+export type PreviewSummary = Record<PreviewAction, number>;
+
+export interface PreviewDocument {
+  /** Package path as the user names it (relative to the repository root). */
+  package: string;
+  summary: PreviewSummary;
+  objects: PreviewObject[];
+  /** Apply waves in order, as short names (`Deployment/web`), for the mermaid graph. */
+  waves: string[][];
+  /** depends-on edges (from depends on to), short names, for the graph. */
+  edges: { from: string; to: string }[];
+  context: {
+    cluster?: string;
+    namespace?: string;
+    fieldManager: string;
+    commit?: string;
+    durationMs?: number;
+    /** e.g. `main`: shown as "applies on merge to main". */
+    targetBranch?: string;
+    runUrl?: string;
+  };
+}
+
+export function emptySummary(): PreviewSummary {
+  return { create: 0, configure: 0, unchanged: 0, prune: 0, skip: 0, error: 0, replace: 0, orphan: 0 };
+}
