@@ -1,0 +1,14 @@
+export { buildDependencyGraph, type DependencyGraph, type PlanEdge } from './dependency-graph.js';
+export {
+  cyclicDependencyMessage,
+  duplicateDependencyMessage,
+  externalDependencyMessage,
+  formatPlanErrors,
+  invalidAnnotationMessage,
+  type PlanError,
+} from './errors.js';
+export { formatPlan } from './format-plan.js';
+export { compareForApply, compareIdsLexically, compareStrings, kindOrderIndex } from './kind-order.js';
+export * from './object-id.js';
+export { buildPlan, dependenciesOf, dependentsOf, type Plan, type PlanInput, waveIndexOf } from './plan.js';
+export { type Layering, layerGraph, reverseWaves, selectWaves } from './waves.js';
