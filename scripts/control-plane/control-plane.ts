@@ -52,7 +52,9 @@ export async function freePort(): Promise<number> {
 /** Runs ensure-binaries.sh and returns the directory holding the binaries. */
 export function ensureBinaries(log: (line: string) => void): string {
   const script = path.join(here, 'ensure-binaries.sh');
-  log('checking for kube-apiserver, kube-controller-manager and etcd (the first run builds them: several minutes)');
+  log(
+    'checking for kube-apiserver, kube-controller-manager and etcd (the first run builds them: several minutes)',
+  );
   const out = execFileSync('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
   return out.trim().split('\n').pop()!.trim();
 }
@@ -159,7 +161,9 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
     const kubeconfigPath = path.join(workDir, 'admin.kubeconfig');
     const restrictedKubeconfigPath = path.join(workDir, 'restricted.kubeconfig');
     fs.writeFileSync(kubeconfigPath, kubeconfig(server, 'admin', adminToken), { mode: 0o600 });
-    fs.writeFileSync(restrictedKubeconfigPath, kubeconfig(server, restrictedUser, restrictedToken), { mode: 0o600 });
+    fs.writeFileSync(restrictedKubeconfigPath, kubeconfig(server, restrictedUser, restrictedToken), {
+      mode: 0o600,
+    });
 
     const admin = createRestClient(server, adminToken);
     await waitReady(admin, children, logs);

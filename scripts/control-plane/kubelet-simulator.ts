@@ -59,7 +59,13 @@ export async function startKubeletSimulator(api: RestClient): Promise<KubeletSim
   const onClaim = (type: string, pvc: Obj) => {
     if (type === 'DELETED' || stopped) return;
     const meta = pvc.metadata;
-    if (pvc.status?.phase === 'Bound' || pvc.spec?.volumeName || boundClaims.has(meta.uid) || meta.deletionTimestamp) return;
+    if (
+      pvc.status?.phase === 'Bound' ||
+      pvc.spec?.volumeName ||
+      boundClaims.has(meta.uid) ||
+      meta.deletionTimestamp
+    )
+      return;
     boundClaims.add(meta.uid);
     void createVolumeFor(api, pvc);
   };
@@ -136,7 +142,14 @@ async function ensureNode(api: RestClient): Promise<void> {
         capacity,
         allocatable: capacity,
         conditions: [
-          { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'simulated', lastHeartbeatTime: now, lastTransitionTime: now },
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'KubeletReady',
+            message: 'simulated',
+            lastHeartbeatTime: now,
+            lastTransitionTime: now,
+          },
         ],
         addresses: [{ type: 'InternalIP', address: '127.0.0.1' }],
       },
@@ -148,7 +161,11 @@ async function ensureNode(api: RestClient): Promise<void> {
 async function setPodStatus(api: RestClient, pod: Obj, behavior: string): Promise<void> {
   const now = new Date().toISOString();
   const containers: Obj[] = pod.spec.containers ?? [];
-  const cond = (type: string, status: boolean) => ({ type, status: status ? 'True' : 'False', lastTransitionTime: now });
+  const cond = (type: string, status: boolean) => ({
+    type,
+    status: status ? 'True' : 'False',
+    lastTransitionTime: now,
+  });
   const running = behavior === 'ready' || behavior === 'never-ready' || behavior === 'crashloop';
   const ready = behavior === 'ready';
   const phase = running ? 'Running' : behavior === 'fail' ? 'Failed' : 'Succeeded';
@@ -164,14 +181,26 @@ async function setPodStatus(api: RestClient, pod: Obj, behavior: string): Promis
         ? { waiting: { reason: 'CrashLoopBackOff', message: 'simulated crash' } }
         : running
           ? { running: { startedAt: now } }
-          : { terminated: { exitCode: behavior === 'fail' ? 1 : 0, reason: behavior === 'fail' ? 'Error' : 'Completed', startedAt: now, finishedAt: now } },
+          : {
+              terminated: {
+                exitCode: behavior === 'fail' ? 1 : 0,
+                reason: behavior === 'fail' ? 'Error' : 'Completed',
+                startedAt: now,
+                finishedAt: now,
+              },
+            },
   }));
   const status = {
     phase,
     hostIP: '127.0.0.1',
     podIP: '10.244.0.10',
     startTime: now,
-    conditions: [cond('Initialized', true), cond('Ready', ready), cond('ContainersReady', ready), cond('PodScheduled', true)],
+    conditions: [
+      cond('Initialized', true),
+      cond('Ready', ready),
+      cond('ContainersReady', ready),
+      cond('PodScheduled', true),
+    ],
     containerStatuses,
   };
   const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`;
@@ -191,7 +220,13 @@ async function createVolumeFor(api: RestClient, pvc: Obj): Promise<void> {
       storageClassName: pvc.spec?.storageClassName ?? '',
       persistentVolumeReclaimPolicy: 'Retain',
       hostPath: { path: `/tmp/sim-pv/${meta.uid}` },
-      claimRef: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', namespace: meta.namespace, name: meta.name, uid: meta.uid },
+      claimRef: {
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        namespace: meta.namespace,
+        name: meta.name,
+        uid: meta.uid,
+      },
     },
   };
   await api.request('POST', '/api/v1/persistentvolumes', pv).catch(() => undefined);

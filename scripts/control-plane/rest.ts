@@ -5,9 +5,18 @@ import https from 'node:https';
  * Test support and the demo use it; the product's own cluster code lives in src/kube.
  */
 export interface RestClient {
-  request<T = unknown>(method: string, path: string, body?: unknown, contentType?: string): Promise<RestResponse<T>>;
+  request<T = unknown>(
+    method: string,
+    path: string,
+    body?: unknown,
+    contentType?: string,
+  ): Promise<RestResponse<T>>;
   /** Streams watch events until `stop()` or the server closes the stream (then `onClose`). */
-  watch(path: string, onEvent: (type: string, obj: Record<string, unknown>) => void, onClose: (err?: Error) => void): { stop(): void };
+  watch(
+    path: string,
+    onEvent: (type: string, obj: Record<string, unknown>) => void,
+    onClose: (err?: Error) => void,
+  ): { stop(): void };
 }
 
 export interface RestResponse<T> {
@@ -64,7 +73,15 @@ export function createRestClient(server: string, token: string): RestClient {
         onClose(err);
       };
       const req = https.request(
-        { host: base.hostname, port: base.port, path, method: 'GET', agent: false, rejectUnauthorized: false, headers },
+        {
+          host: base.hostname,
+          port: base.port,
+          path,
+          method: 'GET',
+          agent: false,
+          rejectUnauthorized: false,
+          headers,
+        },
         (res) => {
           if (res.statusCode !== 200) {
             res.resume();

@@ -1,0 +1,229 @@
+import type { KubeObject } from '../common/kube-object.js';
+import type { ObjectId } from '../plan/object-id.js';
+import { isNotFound } from './api-error.js';
+import { Discovery, type ResourceInfo, resourcePath } from './discovery.js';
+import type { HttpClient, WatchEvent } from './http-client.js';
+
+/** An object reference; apiVersion is optional (inventory entries carry only group and kind). */
+export type ObjectRef = ObjectId & { apiVersion?: string };
+
+export interface ApplyOptions {
+  fieldManager: string;
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+export interface DeleteOptions {
+  /** Delete only the object with this UID (never a newer object of the same name). */
+  uid?: string;
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
+  dryRun?: boolean;
+}
+
+export interface ListOptions {
+  labelSelector?: string;
+  /** Ask for PartialObjectMetadata only (names, labels, annotations, uid): much smaller answers. */
+  metadataOnly?: boolean;
+}
+
+export interface ObjectList {
+  items: KubeObject[];
+  resourceVersion: string;
+}
+
+/** The only way the rest of the code talks to a cluster. */
+export interface ClusterClient {
+  readonly server: string;
+  /** Discovery: REST mapping, cached for the run. */
+  resolve(apiVersion: string, kind: string): Promise<ResourceInfo | undefined>;
+  resolveId(ref: ObjectRef): Promise<ResourceInfo | undefined>;
+  resetDiscovery(): void;
+  get(ref: ObjectRef): Promise<KubeObject | undefined>;
+  list(info: ResourceInfo, namespace: string | undefined, options?: ListOptions): Promise<ObjectList>;
+  apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject>;
+  create(obj: KubeObject, options?: { fieldManager?: string; dryRun?: boolean }): Promise<KubeObject>;
+  replace(obj: KubeObject, options?: { fieldManager?: string }): Promise<KubeObject>;
+  replaceStatus(obj: KubeObject): Promise<KubeObject>;
+  /** A JSON patch (RFC 6902) on one object. */
+  jsonPatch(ref: ObjectRef, ops: unknown[], options?: { fieldManager?: string }): Promise<KubeObject>;
+  delete(ref: ObjectRef, options?: DeleteOptions): Promise<'deleted' | 'notfound'>;
+  watch(
+    info: ResourceInfo,
+    namespace: string | undefined,
+    resourceVersion: string,
+    onEvent: (event: WatchEvent) => void,
+    onEnd: (err?: Error) => void,
+  ): Promise<{ stop(): void }>;
+  close(): void;
+}
+
+/** A kind the server does not serve. */
+export class UnknownKindError extends Error {
+  constructor(
+    readonly apiVersion: string,
+    readonly kind: string,
+  ) {
+    super(
+      `unknown kind ${kind} (${apiVersion}): the server does not serve it and no CRD in the package defines it`,
+    );
+    this.name = 'UnknownKindError';
+  }
+}
+
+export function createClusterClient(http: HttpClient): ClusterClient {
+  const discovery = new Discovery(http);
+
+  const infoFor = async (ref: ObjectRef): Promise<ResourceInfo> => {
+    const info = ref.apiVersion
+      ? await discovery.resolve(ref.apiVersion, ref.kind)
+      : await discovery.resolveGroupKind(ref.group, ref.kind);
+    if (!info) throw new UnknownKindError(ref.apiVersion ?? (ref.group || 'v1'), ref.kind);
+    return info;
+  };
+  const infoForObject = (obj: KubeObject) =>
+    infoFor({
+      apiVersion: obj.apiVersion,
+      group: '',
+      kind: obj.kind,
+      namespace: '',
+      name: obj.metadata.name,
+    });
+  const label = (info: ResourceInfo, name?: string) =>
+    `${info.resource}${info.group ? `.${info.group}` : ''}${name ? ` ${name}` : ''}`;
+
+  const query = (params: Record<string, string | undefined>) => {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
+    const s = q.toString();
+    return s ? `?${s}` : '';
+  };
+
+  return {
+    server: http.server,
+    resolve: (apiVersion, kind) => discovery.resolve(apiVersion, kind),
+    resolveId: (ref) =>
+      ref.apiVersion
+        ? discovery.resolve(ref.apiVersion, ref.kind)
+        : discovery.resolveGroupKind(ref.group, ref.kind),
+    resetDiscovery: () => discovery.reset(),
+
+    async get(ref) {
+      const info = await infoFor(ref);
+      try {
+        return await http.request<KubeObject>('GET', resourcePath(info, ref.namespace, ref.name), {
+          idempotent: true,
+          what: `get ${label(info, ref.name)}`,
+        });
+      } catch (err) {
+        if (isNotFound(err)) return undefined;
+        throw err;
+      }
+    },
+
+    async list(info, namespace, options = {}) {
+      const accept = options.metadataOnly
+        ? 'application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io,application/json'
+        : undefined;
+      const res = await http.request<{ items: KubeObject[]; metadata: { resourceVersion: string } }>(
+        'GET',
+        resourcePath(info, namespace) + query({ labelSelector: options.labelSelector }),
+        { idempotent: true, accept, what: `list ${label(info)}${namespace ? ` in ${namespace}` : ''}` },
+      );
+      return { items: res.items ?? [], resourceVersion: res.metadata.resourceVersion };
+    },
+
+    async apply(obj, options) {
+      const info = await infoForObject(obj);
+      const path =
+        resourcePath(info, obj.metadata.namespace, obj.metadata.name) +
+        query({
+          fieldManager: options.fieldManager,
+          force: options.force ? 'true' : undefined,
+          dryRun: options.dryRun ? 'All' : undefined,
+        });
+      return http.request<KubeObject>('PATCH', path, {
+        body: obj,
+        contentType: 'application/apply-patch+yaml',
+        idempotent: true,
+        what: `apply ${label(info, obj.metadata.name)}`,
+      });
+    },
+
+    async create(obj, options = {}) {
+      const info = await infoForObject(obj);
+      const path =
+        resourcePath(info, obj.metadata.namespace) +
+        query({ fieldManager: options.fieldManager, dryRun: options.dryRun ? 'All' : undefined });
+      return http.request<KubeObject>('POST', path, {
+        body: obj,
+        what: `create ${label(info, obj.metadata.name)}`,
+      });
+    },
+
+    async replace(obj, options = {}) {
+      const info = await infoForObject(obj);
+      const path =
+        resourcePath(info, obj.metadata.namespace, obj.metadata.name) +
+        query({ fieldManager: options.fieldManager });
+      // a PUT carries resourceVersion when the caller set it: a lost race is a 409, not an overwrite
+      return http.request<KubeObject>('PUT', path, {
+        body: obj,
+        idempotent: !!obj.metadata.resourceVersion,
+        what: `update ${label(info, obj.metadata.name)}`,
+      });
+    },
+
+    async replaceStatus(obj) {
+      const info = await infoForObject(obj);
+      const path = `${resourcePath(info, obj.metadata.namespace, obj.metadata.name)}/status`;
+      return http.request<KubeObject>('PUT', path, {
+        body: obj,
+        idempotent: !!obj.metadata.resourceVersion,
+        what: `update status of ${label(info, obj.metadata.name)}`,
+      });
+    },
+
+    async jsonPatch(ref, ops, options = {}) {
+      const info = await infoFor(ref);
+      const path =
+        resourcePath(info, ref.namespace, ref.name) + query({ fieldManager: options.fieldManager });
+      return http.request<KubeObject>('PATCH', path, {
+        body: ops,
+        contentType: 'application/json-patch+json',
+        what: `patch ${label(info, ref.name)}`,
+      });
+    },
+
+    async delete(ref, options = {}) {
+      const info = await infoFor(ref);
+      const body = {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        propagationPolicy: options.propagationPolicy,
+        preconditions: options.uid ? { uid: options.uid } : undefined,
+        dryRun: options.dryRun ? ['All'] : undefined,
+      };
+      try {
+        await http.request('DELETE', resourcePath(info, ref.namespace, ref.name), {
+          body,
+          // with a UID precondition a repeated DELETE can never hit a newer object
+          idempotent: !!options.uid,
+          what: `delete ${label(info, ref.name)}`,
+        });
+        return 'deleted';
+      } catch (err) {
+        if (isNotFound(err)) return 'notfound';
+        throw err;
+      }
+    },
+
+    watch(info, namespace, resourceVersion, onEvent, onEnd) {
+      const path =
+        resourcePath(info, namespace) +
+        query({ watch: 'true', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: '300' });
+      return http.watch(path, onEvent, onEnd);
+    },
+
+    close: () => http.close(),
+  };
+}
