@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { compareForApply, kindOrderIndex } from '../../../src/plan/kind-order.js';
 import type { ObjectId } from '../../../src/plan/object-id.js';
 
-const id = (group: string, kind: string, name = 'x', namespace = ''): ObjectId => ({ group, kind, name, namespace });
+const id = (group: string, kind: string, name = 'x', namespace = ''): ObjectId => ({
+  group,
+  kind,
+  name,
+  namespace,
+});
 
 describe('kindOrderIndex', () => {
   it.each([
