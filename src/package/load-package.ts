@@ -1,0 +1,142 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Node } from 'yaml';
+import { isSeq } from 'yaml';
+import { Annotations } from '../common/constants.js';
+import { isRecord } from '../common/kube-object.js';
+import {
+  type InventoryInfo,
+  isResourceGroup,
+  nestedInventoryError,
+  resolveInventoryInfo,
+} from './inventory-info.js';
+import { type KptfileInfo, readKptfile } from './kptfile.js';
+import type { LoadedObject } from './loaded-object.js';
+import { shapeObject } from './object-shape.js';
+import { type PackageError, sortPackageErrors } from './package-error.js';
+import { KptfileName, owningPackage, walkTree } from './package-tree.js';
+import { resolveInside } from './path-safety.js';
+import { parseYamlFile, type YamlDoc } from './read-yaml.js';
+
+export type { LoadedObject } from './loaded-object.js';
+
+/** A deployable unit read from disk: its objects, its inventory info, and everything wrong with it. */
+export interface LoadResult {
+  /** The unit directory relative to the repository root (posix, `.` for the root). */
+  dir: string;
+  objects: LoadedObject[];
+  inventory?: InventoryInfo;
+  /** Things the user should know that do not stop a run (pipeline not rendered, Kptfile inventory). */
+  notices: string[];
+  errors: PackageError[];
+}
+
+export interface LoadOptions {
+  /** Paths in sources and errors are relative to it, and nothing outside it is read. */
+  repoRoot: string;
+}
+
+/** kpt keeps an object annotated local-config only when the value is exactly "false". */
+export function isLocalConfig(annotations: Record<string, string> | undefined): boolean {
+  const value = annotations?.[Annotations.LocalConfig];
+  return value !== undefined && value !== 'false';
+}
+
+/** The objects of one document: itself, or the items of a `kind: List` (flattened as kpt's live.Flatten). */
+function objectsOf(yaml: YamlDoc): { value: unknown; node: Node | undefined }[] {
+  const value: unknown = yaml.doc.toJS();
+  const node = yaml.doc.contents ?? undefined;
+  if (isRecord(value) && value.kind === 'List' && Array.isArray(value.items)) {
+    const itemsNode = yaml.doc.getIn(['items'], true);
+    return value.items.map((item, i) => ({
+      value: item,
+      node: isSeq(itemsNode) ? (itemsNode.items[i] as Node | undefined) : undefined,
+    }));
+  }
+  return [{ value, node }];
+}
+
+/**
+ * Reads the deployable unit at `dir` as `kpt live apply <dir>` would: every `*.yaml`/`*.yml` below it,
+ * subpackages included, every document, `kind: List` flattened; the Kptfile, kpt's ResourceGroup and
+ * `config.kubernetes.io/local-config` objects are left out. Every object keeps its file and line.
+ * Nothing is thrown for bad content: syntax and shape errors, inventory problems (none, several, or one
+ * inside a subpackage) are all returned together. A Kptfile with a `pipeline:` gets a notice, because the
+ * committed YAML is applied as is. Throws a PackageFailure only when `dir` leaves the repository.
+ */
+export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadResult> {
+  const safe = await resolveInside(opts.repoRoot, dir, 'package path');
+  const result: LoadResult = { dir: safe.rel, objects: [], notices: [], errors: [] };
+  const isDir = await stat(safe.abs).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+  const tree = isDir ? await walkTree(safe.realRoot, safe.abs) : undefined;
+  if (!tree?.packages.includes(safe.rel)) {
+    result.errors.push({
+      message: isDir
+        ? `"${safe.rel}" is not a kpt package: it has no Kptfile`
+        : `package directory "${safe.rel}" does not exist`,
+      file: safe.rel,
+      fix: isDir
+        ? `create one with "kpt pkg init ${safe.rel}", or point at the directory that has the Kptfile`
+        : 'check the package path',
+    });
+    return result;
+  }
+  result.errors.push(...tree.errors);
+
+  const kptfiles = new Map<string, KptfileInfo>();
+  for (const pkg of tree.packages) {
+    const info = await readKptfile(
+      path.join(safe.realRoot, pkg, KptfileName),
+      path.posix.join(pkg, KptfileName),
+    );
+    kptfiles.set(pkg, info);
+    result.errors.push(...info.errors);
+    if (info.pipeline) {
+      result.notices.push(
+        `${info.file} declares a pipeline: the committed YAML is applied as is; run \`kpt fn render ${pkg}\` first (and commit the result) if it is not rendered`,
+      );
+    }
+    if (pkg !== safe.rel && info.inventory)
+      result.errors.push(nestedInventoryError(pkg, safe.rel, info.file, info.inventoryLine));
+  }
+
+  const resourceGroups: LoadedObject[] = [];
+  for (const file of tree.yamlFiles) {
+    const parsed = parseYamlFile(await readFile(file.abs, 'utf8'), file.rel);
+    result.errors.push(...parsed.errors);
+    const pkg = owningPackage(tree.packages, file.rel) ?? safe.rel;
+    for (const yaml of parsed.docs) {
+      if (yaml.doc.contents === null || yaml.doc.toJS() === null) continue; // empty document (`---` alone)
+      for (const { value, node } of objectsOf(yaml)) {
+        const shaped = shapeObject(value, node, yaml);
+        result.errors.push(...shaped.errors);
+        if (!shaped.object) continue;
+        const loaded: LoadedObject = { object: shaped.object, source: { file: file.rel, line: shaped.line } };
+        if (isResourceGroup(shaped.object)) {
+          if (pkg === safe.rel) resourceGroups.push(loaded);
+          else
+            result.errors.push(
+              nestedInventoryError(
+                pkg,
+                safe.rel,
+                file.rel,
+                shaped.line,
+                `${shaped.object.kind}/${shaped.object.metadata.name}`,
+              ),
+            );
+        } else if (!isLocalConfig(shaped.object.metadata.annotations)) {
+          result.objects.push(loaded);
+        }
+      }
+    }
+  }
+
+  const inv = resolveInventoryInfo({ dir: safe.rel, kptfile: kptfiles.get(safe.rel), resourceGroups });
+  if (inv.inventory) result.inventory = inv.inventory;
+  result.notices.push(...inv.notices);
+  result.errors = sortPackageErrors([...result.errors, ...inv.errors]);
+  return result;
+}
