@@ -41,7 +41,12 @@ export function shapeObject(value: unknown, node: Node | undefined, yaml: YamlDo
   const line = lineOfNode(yaml.lineCounter, node, yaml.line);
   const file = yaml.file;
   const errors: PackageError[] = [];
-  const at = (path: string[]) => lineOfNode(yaml.lineCounter, nodeAt(node, path), line);
+  // The line of a field's key (`metadata:`), which is where people look, not of its value below it.
+  const at = (path: string[]) => {
+    const parent = path.length > 1 ? nodeAt(node, path.slice(0, -1)) : node;
+    const key = pairFor(parent, path[path.length - 1])?.key;
+    return lineOfNode(yaml.lineCounter, key && typeof key === 'object' ? (key as Node) : undefined, line);
+  };
   if (!isRecord(value)) {
     errors.push({
       message: `not a Kubernetes object: expected a mapping with apiVersion, kind and metadata, got ${describeValue(value)}`,
@@ -94,7 +99,7 @@ export function shapeObject(value: unknown, node: Node | undefined, yaml: YamlDo
     errors.push({
       message: `${what} must be a string (got ${describeValue(v)})`,
       file,
-      line: lineOfNode(yaml.lineCounter, n, line),
+      line: at(path),
       object,
       fix: isRecord(v) || Array.isArray(v) ? `make ${what} a string` : `quote it: ${JSON.stringify(written)}`,
     });
@@ -119,7 +124,7 @@ export function shapeObject(value: unknown, node: Node | undefined, yaml: YamlDo
       errors.push({
         message: `metadata.${field} must be a mapping of strings (got ${describeValue(map)})`,
         file,
-        line: lineOfNode(yaml.lineCounter, mapNode, line),
+        line: at(['metadata', field]),
         object,
         fix: `write metadata.${field} as "key: value" lines`,
       });
