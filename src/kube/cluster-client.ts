@@ -16,6 +16,8 @@ export interface ApplyOptions {
 export interface DeleteOptions {
   /** Delete only the object with this UID (never a newer object of the same name). */
   uid?: string;
+  /** Delete only this version of the object (a lock we still hold). */
+  resourceVersion?: string;
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   dryRun?: boolean;
 }
@@ -200,7 +202,10 @@ export function createClusterClient(http: HttpClient): ClusterClient {
         apiVersion: 'v1',
         kind: 'DeleteOptions',
         propagationPolicy: options.propagationPolicy,
-        preconditions: options.uid ? { uid: options.uid } : undefined,
+        preconditions:
+          options.uid || options.resourceVersion
+            ? { uid: options.uid, resourceVersion: options.resourceVersion }
+            : undefined,
         dryRun: options.dryRun ? ['All'] : undefined,
       };
       try {

@@ -40,20 +40,32 @@ describe('local control plane', () => {
       metadata: { name: 'data' },
       spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
     });
-    const res = await api.request('POST', `/apis/apps/v1/namespaces/${ns}/deployments`, deployment('web', {}, 'data'));
+    const res = await api.request(
+      'POST',
+      `/apis/apps/v1/namespaces/${ns}/deployments`,
+      deployment('web', {}, 'data'),
+    );
     expect(res.status).toBe(201);
 
-    const pvc = await eventually(async () => {
-      const r = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/persistentvolumeclaims/data`);
-      return r.body.status?.phase === 'Bound' ? r.body : undefined;
-    }, 30_000, 'PVC Bound');
+    const pvc = await eventually(
+      async () => {
+        const r = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/persistentvolumeclaims/data`);
+        return r.body.status?.phase === 'Bound' ? r.body : undefined;
+      },
+      30_000,
+      'PVC Bound',
+    );
     expect(pvc.spec.volumeName).toMatch(/^sim-pv-/);
 
-    const dep = await eventually(async () => {
-      const r = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${ns}/deployments/web`);
-      const available = (r.body.status?.conditions ?? []).find((c: Obj) => c.type === 'Available');
-      return available?.status === 'True' && r.body.status.readyReplicas === 2 ? r.body : undefined;
-    }, 60_000, 'Deployment Available');
+    const dep = await eventually(
+      async () => {
+        const r = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${ns}/deployments/web`);
+        const available = (r.body.status?.conditions ?? []).find((c: Obj) => c.type === 'Available');
+        return available?.status === 'True' && r.body.status.readyReplicas === 2 ? r.body : undefined;
+      },
+      60_000,
+      'Deployment Available',
+    );
     // the real controller-manager wrote this status: a ReplicaSet exists and owns the pods
     expect(dep.status.observedGeneration).toBe(dep.metadata.generation);
     const rs = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${ns}/replicasets`);
@@ -66,11 +78,15 @@ describe('local control plane', () => {
     const dep = deployment('stuck', { 'sim.kpt-live-action.dev/behavior': 'never-ready' });
     dep.spec.progressDeadlineSeconds = 3;
     expect((await api.request('POST', `/apis/apps/v1/namespaces/${ns}/deployments`, dep)).status).toBe(201);
-    const cond = await eventually(async () => {
-      const r = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${ns}/deployments/stuck`);
-      const progressing = (r.body.status?.conditions ?? []).find((c: Obj) => c.type === 'Progressing');
-      return progressing?.reason === 'ProgressDeadlineExceeded' ? progressing : undefined;
-    }, 60_000, 'ProgressDeadlineExceeded');
+    const cond = await eventually(
+      async () => {
+        const r = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${ns}/deployments/stuck`);
+        const progressing = (r.body.status?.conditions ?? []).find((c: Obj) => c.type === 'Progressing');
+        return progressing?.reason === 'ProgressDeadlineExceeded' ? progressing : undefined;
+      },
+      60_000,
+      'ProgressDeadlineExceeded',
+    );
     expect(cond.status).toBe('False');
   });
 
@@ -99,18 +115,24 @@ describe('local control plane', () => {
         ],
       },
     };
-    expect((await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status).toBe(201);
+    expect(
+      (await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status,
+    ).toBe(201);
     const path = `/apis/${group}/v1/namespaces/${ns}/widgets`;
-    const created = await eventually(async () => {
-      const r = await api.request<Obj>('POST', path, {
-        apiVersion: `${group}/v1`,
-        kind: 'Widget',
-        metadata: { name: 'w' },
-        spec: { group: '' },
-      });
-      if (r.status === 404) return undefined; // CRD not established yet
-      return r;
-    }, 30_000, 'CRD established');
+    const created = await eventually(
+      async () => {
+        const r = await api.request<Obj>('POST', path, {
+          apiVersion: `${group}/v1`,
+          kind: 'Widget',
+          metadata: { name: 'w' },
+          spec: { group: '' },
+        });
+        if (r.status === 404) return undefined; // CRD not established yet
+        return r;
+      },
+      30_000,
+      'CRD established',
+    );
     expect(created.body).toMatchObject({ spec: { group: '' } });
     expect(created.status).toBe(201);
     await api.request('DELETE', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${group}`);
@@ -134,7 +156,11 @@ describe('local control plane', () => {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: cp.restrictedUser }],
     });
-    await eventually(async () => ((await restricted.request('GET', path)).status === 200 ? true : undefined), 10_000, 'RBAC');
+    await eventually(
+      async () => ((await restricted.request('GET', path)).status === 200 ? true : undefined),
+      10_000,
+      'RBAC',
+    );
     expect((await restricted.request('GET', '/api/v1/namespaces/default/configmaps')).status).toBe(403);
   });
 });
@@ -150,7 +176,13 @@ function deployment(name: string, podAnnotations: Record<string, string>, claim?
       template: {
         metadata: { labels: { app: name }, annotations: podAnnotations },
         spec: {
-          containers: [{ name: 'main', image: 'example/app:1', volumeMounts: claim ? [{ name: 'd', mountPath: '/d' }] : [] }],
+          containers: [
+            {
+              name: 'main',
+              image: 'example/app:1',
+              volumeMounts: claim ? [{ name: 'd', mountPath: '/d' }] : [],
+            },
+          ],
           volumes: claim ? [{ name: 'd', persistentVolumeClaim: { claimName: claim } }] : [],
         },
       },

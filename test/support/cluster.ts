@@ -20,13 +20,21 @@ export function uniqueName(prefix: string): string {
 /** Creates a fresh namespace for one test file or test; returns its name. */
 export async function createNamespace(api: RestClient, prefix = 'test'): Promise<string> {
   const name = uniqueName(prefix);
-  const res = await api.request('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  const res = await api.request('POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name },
+  });
   if (res.status !== 201) throw new Error(`creating namespace ${name}: HTTP ${res.status}`);
   return name;
 }
 
 /** Polls `probe` until it returns a value (not undefined) or the timeout passes. */
-export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 60_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 60_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < deadline) {

@@ -1,6 +1,9 @@
 import type { TestProject } from 'vitest/node';
 import { type ControlPlane, startControlPlane } from '../../scripts/control-plane/control-plane.js';
-import { type KubeletSimulator, startKubeletSimulator } from '../../scripts/control-plane/kubelet-simulator.js';
+import {
+  type KubeletSimulator,
+  startKubeletSimulator,
+} from '../../scripts/control-plane/kubelet-simulator.js';
 
 /**
  * One real control plane (etcd + kube-apiserver + kube-controller-manager) and one kubelet simulator for

@@ -1,0 +1,86 @@
+import { Annotations } from '../common/constants.js';
+import { applyBlockedBy } from '../inventory/ownership.js';
+import { formatInventoryId, idKey, type ObjectId } from '../plan/object-id.js';
+import { dependenciesOf } from '../plan/plan.js';
+import { applyObject } from './apply-object.js';
+import { runOrdered } from './run-ordered.js';
+import { outcomeFor, type RunState } from './run-state.js';
+
+/** Why an object may not be applied now (kpt's DependencyFilter and InventoryPolicyApplyFilter), if so. */
+export function applySkipReason(state: RunState, id: ObjectId): string | undefined {
+  for (const dep of dependenciesOf(state.plan, id)) {
+    const depKey = idKey(dep);
+    if (!state.manifests.has(depKey)) return `dependency scheduled for delete: ${formatInventoryId(dep)}`;
+    const why = state.blocked.get(depKey);
+    if (why) return `dependency ${why}: ${formatInventoryId(dep)}`;
+  }
+  const live = state.live.get(idKey(id));
+  return applyBlockedBy(live ?? undefined, state.inventory.id, state.options.inventoryPolicy);
+}
+
+/** Applies one wave: bounded concurrency, events in wave order. */
+export async function applyWave(
+  state: RunState,
+  wave: ObjectId[],
+  group: string,
+  waveIndex: number,
+): Promise<void> {
+  await runOrdered(
+    wave,
+    state.options.concurrency,
+    async (id) => {
+      const key = idKey(id);
+      const skip = applySkipReason(state, id);
+      if (skip) return { status: 'Skipped' as const, error: skip };
+      try {
+        const manifest = state.manifests.get(key)!;
+        const info = await state.client.resolve(manifest.apiVersion, manifest.kind);
+        const res = await applyObject(state.client, manifest, state.live.get(key), {
+          fieldManager: state.options.fieldManager,
+          force: state.options.forceConflicts,
+        });
+        state.applied.set(key, {
+          uid: res.object.metadata.uid,
+          generation: res.object.metadata.generation,
+          touched: res.operation !== 'unchanged',
+          hasStatus: !!info?.hasStatus,
+        });
+        return { status: 'Successful' as const, operation: res.operation };
+      } catch (err) {
+        return { status: 'Failed' as const, error: (err as Error).message };
+      }
+    },
+    (id, result) => {
+      const key = idKey(id);
+      const o = outcomeFor(state, id);
+      o.wave = waveIndex + 1;
+      if (!result) {
+        state.blocked.set(key, 'apply actuation skipped');
+        o.action = 'skipped';
+        o.message = 'not started: the run was cancelled';
+        state.emit({ type: 'apply', group, id, status: 'Skipped', error: o.message });
+        return;
+      }
+      if (result.status === 'Successful') {
+        o.action = result.operation!;
+        state.emit({ type: 'apply', group, id, status: 'Successful', operation: result.operation });
+      } else {
+        state.blocked.set(
+          key,
+          result.status === 'Failed' ? 'apply actuation failed' : 'apply actuation skipped',
+        );
+        o.action = result.status === 'Failed' ? 'failed' : 'skipped';
+        o.message = result.error;
+        state.emit({ type: 'apply', group, id, status: result.status, error: result.error });
+      }
+    },
+    () => !state.cancelled(),
+  );
+}
+
+/** Whether an object opted out of waiting (`kapp.k14s.io/disable-wait`). */
+export function waitDisabled(state: RunState, id: ObjectId): boolean {
+  const a = state.manifests.get(idKey(id))?.metadata.annotations ?? {};
+  const v = a[Annotations.KappDisableWait];
+  return v !== undefined && v !== 'false';
+}

@@ -1,0 +1,78 @@
+import { splitApiVersion } from '../common/kube-object.js';
+import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
+import { dependenciesOf } from '../plan/plan.js';
+import { applyObject } from './apply-object.js';
+import { applySkipReason } from './apply-wave.js';
+import { runOrdered } from './run-ordered.js';
+import type { RunState } from './run-state.js';
+
+/**
+ * The Namespace or CRD that this package creates and that does not exist yet, which a server-side dry-run
+ * of `id` would trip over; undefined when the dry-run can be trusted now.
+ */
+export function missingPrerequisite(state: RunState, id: ObjectId): ObjectId | undefined {
+  for (const dep of dependenciesOf(state.plan, id)) {
+    const isNamespace = dep.group === '' && dep.kind === 'Namespace';
+    const isCrd = dep.group === 'apiextensions.k8s.io' && dep.kind === 'CustomResourceDefinition';
+    if ((isNamespace || isCrd) && state.manifests.has(idKey(dep)) && !state.live.get(idKey(dep))) return dep;
+  }
+  return undefined;
+}
+
+export interface PreflightRejection {
+  id: ObjectId;
+  message: string;
+}
+
+/**
+ * Before the first write: a server-side dry-run of every object the server can judge now (not those
+ * whose Namespace or CRD this package creates: they are checked when their wave comes). Any rejection
+ * stops the run with nothing changed.
+ */
+export async function preflight(state: RunState): Promise<PreflightRejection[]> {
+  const ids = state.plan.applyWaves
+    .flat()
+    .filter((id) => !missingPrerequisite(state, id) && !applySkipReason(state, id));
+  const rejections: PreflightRejection[] = [];
+  await runOrdered(
+    ids,
+    state.options.concurrency,
+    async (id) => {
+      const key = idKey(id);
+      const manifest = state.manifests.get(key)!;
+      if (!(await state.client.resolve(manifest.apiVersion, manifest.kind))) {
+        const { group } = splitApiVersion(manifest.apiVersion);
+        const crdInPackage = [...state.manifests.values()].some(
+          (m) =>
+            m.kind === 'CustomResourceDefinition' &&
+            (m.spec as { group?: string } | undefined)?.group === group,
+        );
+        return crdInPackage
+          ? undefined
+          : `unknown kind ${manifest.kind} (${manifest.apiVersion}): not served by the cluster`;
+      }
+      try {
+        await applyObject(state.client, manifest, state.live.get(key), {
+          fieldManager: state.options.fieldManager,
+          force: state.options.forceConflicts,
+          dryRun: true,
+        });
+        return undefined;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+    (id, message) => {
+      if (message) rejections.push({ id, message });
+    },
+  );
+  return rejections;
+}
+
+export function formatRejections(state: RunState, rejections: PreflightRejection[]): string {
+  const lines = rejections.map((r) => {
+    const src = state.sources.get(idKey(r.id));
+    return `- ${src ? `${src.file}:${src.line}: ` : ''}${shortName(r.id)}: ${r.message}`;
+  });
+  return `pre-flight server-side dry-run rejected ${rejections.length} object(s); nothing was changed:\n${lines.join('\n')}`;
+}

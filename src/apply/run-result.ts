@@ -1,0 +1,47 @@
+import type { ObjectId } from '../plan/object-id.js';
+import type { SourceRef } from '../preview/types.js';
+import type { ApplyOperation, WaitStatus } from './events.js';
+
+/** What finally happened to one object in an apply, destroy or status run. */
+export interface ObjectOutcome {
+  id: ObjectId;
+  source?: SourceRef;
+  /** created/configured/unchanged (apply), pruned/deleted, abandoned (kept by annotation), skipped, failed. */
+  action: ApplyOperation | 'pruned' | 'deleted' | 'abandoned' | 'skipped' | 'failed' | 'none';
+  /** Reconcile result (kpt's wait status) when the run waited. */
+  reconcile?: WaitStatus;
+  /** Last kstatus seen and its message (`Deployment is available. Replicas: 1`), or the error / skip reason. */
+  status?: string;
+  message?: string;
+  wave?: number;
+  /** Milliseconds from the run's start until it was Current (or gone). */
+  readyAfterMs?: number;
+}
+
+export type RunOutcome = 'success' | 'failed' | 'error';
+
+export interface RunResult {
+  outcome: RunOutcome;
+  /** The fatal error (outcome `error`): invalid package, rejected pre-flight, inventory problem, cancelled. */
+  error?: string;
+  objects: ObjectOutcome[];
+  durationMs: number;
+}
+
+/** The contract's exit codes: 0 ok, 1 fatal error (nothing changed), 3 objects failed or timed out. */
+export function exitCodeOf(result: RunResult): 0 | 1 | 3 {
+  if (result.outcome === 'error') return 1;
+  return result.outcome === 'failed' ? 3 : 0;
+}
+
+export function countOutcomes(objects: ObjectOutcome[]) {
+  const count = (pred: (o: ObjectOutcome) => boolean) => objects.filter(pred).length;
+  return {
+    created: count((o) => o.action === 'created'),
+    configured: count((o) => o.action === 'configured'),
+    unchanged: count((o) => o.action === 'unchanged'),
+    pruned: count((o) => o.action === 'pruned' || o.action === 'deleted'),
+    skipped: count((o) => o.action === 'skipped' || o.action === 'abandoned'),
+    failed: count((o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout'),
+  };
+}

@@ -1,0 +1,101 @@
+import type { KubeObject } from '../common/kube-object.js';
+import type { InventoryEntry, InventoryRef } from '../inventory/inventory-types.js';
+import type { ClusterClient } from '../kube/cluster-client.js';
+import { idKey, type ObjectId } from '../plan/object-id.js';
+import type { Plan } from '../plan/plan.js';
+import type { SourceRef } from '../preview/types.js';
+import type { ObjectWatcher } from '../status/object-watcher.js';
+import type { RunEventSink, WaitStatus } from './events.js';
+import type { LiveSnapshot } from './live-snapshot.js';
+import type { RunOptions } from './run-options.js';
+import type { ObjectOutcome } from './run-result.js';
+
+/** Everything one run shares between its phases; the engine's only mutable state. */
+export interface RunState {
+  client: ClusterClient;
+  options: RunOptions;
+  inventory: InventoryRef;
+  emit: RunEventSink;
+  signal?: AbortSignal;
+  plan: Plan;
+  /** Package objects by idKey (with the owning-inventory annotation added). */
+  manifests: Map<string, KubeObject>;
+  sources: Map<string, SourceRef>;
+  live: LiveSnapshot;
+  /** Ids the cluster inventory listed before this run. */
+  previous: Map<string, ObjectId>;
+  outcomes: Map<string, ObjectOutcome>;
+  /** Successful applies: the UIDs and generations they returned (for waits and the just-applied prune filter). */
+  applied: Map<string, { uid?: string; generation?: number; touched: boolean; hasStatus: boolean }>;
+  deleted: Set<string>;
+  abandoned: Set<string>;
+  /** Ids that failed or were skipped (for dependency skips). */
+  blocked: Map<string, string>;
+  watcher?: ObjectWatcher;
+  startedAt: number;
+  cancelled(): boolean;
+}
+
+export function outcomeFor(state: RunState, id: ObjectId): ObjectOutcome {
+  const key = idKey(id);
+  let o = state.outcomes.get(key);
+  if (!o) {
+    o = { id, action: 'none', source: state.sources.get(key) };
+    state.outcomes.set(key, o);
+  }
+  return o;
+}
+
+/**
+ * The inventory after the run, as cli-utils' inventory-set task computes it: what was there before, minus
+ * what was deleted, abandoned or already gone, plus every object applied successfully. New objects that
+ * failed or were skipped are not recorded; objects we could not delete stay tracked.
+ */
+export function finalInventory(state: RunState): InventoryEntry[] {
+  const entries = new Map<string, InventoryEntry>();
+  for (const [key, id] of state.previous) {
+    if (state.deleted.has(key) || state.abandoned.has(key)) continue;
+    if (state.live.get(key) === null && !state.manifests.has(key)) continue;
+    const o = state.outcomes.get(key);
+    const isApply = state.manifests.has(key);
+    entries.set(key, {
+      id,
+      strategy: isApply ? 'Apply' : 'Delete',
+      actuation: actuationOf(o),
+      reconcile: reconcileOf(o?.reconcile),
+    });
+  }
+  // `applied` holds successful applies only
+  for (const key of state.applied.keys()) {
+    const o = state.outcomes.get(key)!;
+    entries.set(key, {
+      id: o.id,
+      strategy: 'Apply',
+      actuation: 'Succeeded',
+      reconcile: reconcileOf(o.reconcile),
+    });
+  }
+  return [...entries.values()];
+}
+
+function actuationOf(o: ObjectOutcome | undefined): InventoryEntry['actuation'] {
+  if (!o || o.action === 'none') return 'Pending';
+  if (o.action === 'failed') return 'Failed';
+  if (o.action === 'skipped' || o.action === 'abandoned') return 'Skipped';
+  return 'Succeeded';
+}
+
+function reconcileOf(w: WaitStatus | undefined): InventoryEntry['reconcile'] {
+  switch (w) {
+    case 'Successful':
+      return 'Succeeded';
+    case 'Failed':
+      return 'Failed';
+    case 'Timeout':
+      return 'Timeout';
+    case 'Skipped':
+      return 'Skipped';
+    default:
+      return 'Pending';
+  }
+}

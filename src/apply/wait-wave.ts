@@ -1,0 +1,91 @@
+import { formatDuration } from '../common/duration.js';
+import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
+import { ObjectWatcher } from '../status/object-watcher.js';
+import { type WaitTarget, waitForObjects } from '../status/wait-for-objects.js';
+import { waitDisabled } from './apply-wave.js';
+import { outcomeFor, type RunState } from './run-state.js';
+
+/**
+ * Waits for a wave: applied objects until Current (or Failed), deleted ones until gone. Objects that were
+ * not actuated, or opted out of waiting, are reported `reconcile skipped`, as kpt does.
+ */
+export async function waitWave(
+  state: RunState,
+  ids: ObjectId[],
+  group: string,
+  condition: 'Current' | 'NotFound',
+  onProgress?: (line: string) => void,
+): Promise<void> {
+  const targets: WaitTarget[] = [];
+  for (const id of ids) {
+    const key = idKey(id);
+    const actuated = condition === 'Current' ? state.applied.has(key) : state.deleted.has(key);
+    const o = outcomeFor(state, id);
+    if (!actuated || !state.options.wait || (condition === 'Current' && waitDisabled(state, id))) {
+      o.reconcile = 'Skipped';
+      if (condition === 'Current' && actuated) {
+        o.message ??= state.options.wait
+          ? 'wait disabled by kapp.k14s.io/disable-wait'
+          : 'not waited for (wait: false)';
+      }
+      state.emit({ type: 'wait', group, id, status: 'Skipped' });
+      continue;
+    }
+    const applied = state.applied.get(key);
+    const liveUid = state.live.get(key)?.metadata.uid;
+    targets.push({
+      ref: { ...id, apiVersion: state.manifests.get(key)?.apiVersion },
+      appliedGeneration: condition === 'Current' ? applied?.generation : undefined,
+      uid: condition === 'Current' ? applied?.uid : liveUid,
+      hasStatusSubresource: applied?.hasStatus,
+      touchedByRun: applied?.touched,
+    });
+  }
+  if (targets.length === 0) return;
+
+  state.watcher ??= new ObjectWatcher(state.client);
+  await state.watcher.track(targets.map((t) => t.ref));
+  await state.watcher.refresh(targets.map((t) => t.ref));
+  for (const t of targets) state.emit({ type: 'wait', group, id: t.ref, status: 'Pending' });
+
+  const timeoutMs = condition === 'Current' ? state.options.reconcileTimeoutMs : state.options.pruneTimeoutMs;
+  const results = await waitForObjects(state.watcher, targets, {
+    condition,
+    timeoutMs,
+    signal: state.signal,
+    status: { waitForJobs: state.options.waitForJobs },
+    controllerGraceMs: state.options.waitForControllerMs,
+    onStatus: (ref, r) => state.emit({ type: 'status', id: ref, status: r.status, message: r.message }),
+    onProgress: (pending, elapsed) =>
+      onProgress?.(
+        `waiting ${formatDuration(elapsed)} for ${pending.length} object(s): ` +
+          pending
+            .slice(0, 10)
+            .map((p) => `${shortName(p.ref)} ${p.status}${p.message ? ` (${p.message})` : ''}`)
+            .join('; '),
+      ),
+  });
+  for (const r of results) {
+    const key = idKey(r.ref);
+    const o = outcomeFor(state, r.ref);
+    o.reconcile = r.status;
+    o.status = r.last.status;
+    if (r.status === 'Successful') o.readyAfterMs = Date.now() - state.startedAt;
+    if (r.status !== 'Successful') {
+      o.message =
+        r.status === 'Timeout'
+          ? `timed out after ${formatDuration(timeoutMs)} waiting for ${condition}: ${r.last.status}${r.last.message ? `: ${r.last.message}` : ''}`
+          : `${r.last.status}: ${r.last.message}`;
+      state.blocked.set(key, r.status === 'Failed' ? 'apply reconcile failed' : 'apply reconcile timeout');
+    } else if (condition === 'Current') {
+      o.message = r.last.message;
+    }
+    state.emit({
+      type: 'wait',
+      group,
+      id: r.ref,
+      status: r.status,
+      message: r.status === 'Successful' ? undefined : o.message,
+    });
+  }
+}

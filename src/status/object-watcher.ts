@@ -1,0 +1,198 @@
+import type { KubeObject } from '../common/kube-object.js';
+import { KubeApiError } from '../kube/api-error.js';
+import type { ClusterClient, ObjectRef } from '../kube/cluster-client.js';
+import type { ResourceInfo } from '../kube/discovery.js';
+import { idKey } from '../plan/object-id.js';
+
+/** What the watcher knows of one object: the live object, null when it does not exist, undefined before sync. */
+export type Observed = KubeObject | null | undefined;
+
+interface Feed {
+  info: ResourceInfo;
+  namespace: string | undefined;
+  tracked: Set<string>;
+  synced: Promise<void>;
+  stop(): void;
+}
+
+/**
+ * Keeps a cache of the objects a run cares about: one LIST + WATCH per kind and namespace (never
+ * cluster-wide for namespaced kinds, so a namespace-scoped user works), re-listing when a watch ends,
+ * and polling GETs when the credentials may not list or watch.
+ */
+export class ObjectWatcher {
+  private readonly cache = new Map<string, KubeObject | null>();
+  private readonly feeds = new Map<string, Feed>();
+  private readonly listeners = new Set<(key: string) => void>();
+  private stopped = false;
+
+  constructor(
+    private readonly client: ClusterClient,
+    private readonly options: { pollMs?: number } = {},
+  ) {}
+
+  get(ref: ObjectRef): Observed {
+    const key = idKey(ref);
+    return this.cache.has(key) ? this.cache.get(key) : undefined;
+  }
+
+  subscribe(listener: (key: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Starts watching these objects; resolves once each one's kind and namespace has been listed. */
+  async track(refs: ObjectRef[]): Promise<void> {
+    const waits: Promise<void>[] = [];
+    for (const ref of refs) {
+      const info = await this.client.resolveId(ref);
+      if (!info) {
+        this.set(idKey(ref), null);
+        continue;
+      }
+      const ns = info.namespaced ? ref.namespace : undefined;
+      const feedKey = `${info.group}/${info.kind}/${ns ?? ''}`;
+      let feed = this.feeds.get(feedKey);
+      if (!feed) {
+        feed = this.startFeed(info, ns);
+        this.feeds.set(feedKey, feed);
+      }
+      feed.tracked.add(idKey(ref));
+      waits.push(feed.synced);
+    }
+    await Promise.all(waits);
+    // an object that the list did not return does not exist (yet)
+    for (const ref of refs) if (!this.cache.has(idKey(ref))) this.set(idKey(ref), null);
+  }
+
+  /** Fetches these objects again right now (after a write), so a wait never reads a stale answer. */
+  async refresh(refs: ObjectRef[]): Promise<void> {
+    await Promise.all(
+      refs.map(async (ref) => {
+        this.set(idKey(ref), (await this.client.get(ref)) ?? null);
+      }),
+    );
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const f of this.feeds.values()) f.stop();
+    this.listeners.clear();
+  }
+
+  private set(key: string, obj: KubeObject | null): void {
+    this.cache.set(key, obj);
+    for (const l of this.listeners) l(key);
+  }
+
+  private keyOf(info: ResourceInfo, obj: KubeObject): string {
+    return idKey({
+      group: info.group,
+      kind: info.kind,
+      namespace: obj.metadata.namespace ?? '',
+      name: obj.metadata.name,
+    });
+  }
+
+  private startFeed(info: ResourceInfo, namespace: string | undefined): Feed {
+    const tracked = new Set<string>();
+    let handle: { stop(): void } | undefined;
+    let pollTimer: NodeJS.Timeout | undefined;
+    let feedStopped = false;
+    let resolveSynced!: () => void;
+    let rejectSynced!: (err: Error) => void;
+    const synced = new Promise<void>((res, rej) => {
+      resolveSynced = res;
+      rejectSynced = rej;
+    });
+    let firstSync = true;
+
+    const poll = async () => {
+      if (feedStopped || this.stopped) return;
+      for (const key of tracked) {
+        const ref = refFromKey(key, info);
+        try {
+          this.set(key, (await this.client.get(ref)) ?? null);
+        } catch {
+          // keep the last answer; try again next round
+        }
+      }
+      if (firstSync) {
+        firstSync = false;
+        resolveSynced();
+      }
+      pollTimer = setTimeout(() => void poll(), this.options.pollMs ?? 1000);
+    };
+
+    const listAndWatch = async (): Promise<void> => {
+      if (feedStopped || this.stopped) return;
+      try {
+        const list = await this.client.list(info, namespace);
+        const seen = new Set<string>();
+        for (const item of list.items) {
+          item.apiVersion ??= info.group ? `${info.group}/${info.version}` : info.version;
+          item.kind ??= info.kind;
+          const key = this.keyOf(info, item);
+          seen.add(key);
+          if (tracked.has(key)) this.set(key, item);
+        }
+        for (const key of tracked) if (!seen.has(key)) this.set(key, null);
+        if (firstSync) {
+          firstSync = false;
+          resolveSynced();
+        }
+        handle = await this.client.watch(
+          info,
+          namespace,
+          list.resourceVersion,
+          (ev) => {
+            if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return;
+            const obj = ev.object as unknown as KubeObject;
+            const key = this.keyOf(info, obj);
+            if (!tracked.has(key)) return;
+            this.set(key, ev.type === 'DELETED' ? null : obj);
+          },
+          () => {
+            if (!feedStopped && !this.stopped) setTimeout(() => void listAndWatch(), 100);
+          },
+        );
+      } catch (err) {
+        if (err instanceof KubeApiError && err.forbidden) {
+          // may not list/watch here: fall back to polling each object
+          void poll();
+          return;
+        }
+        if (firstSync && !(err instanceof KubeApiError && err.code >= 500)) {
+          rejectSynced(err as Error);
+          return;
+        }
+        setTimeout(() => void listAndWatch(), 500);
+      }
+    };
+
+    void listAndWatch();
+    return {
+      info,
+      namespace,
+      tracked,
+      synced,
+      stop() {
+        feedStopped = true;
+        handle?.stop();
+        if (pollTimer) clearTimeout(pollTimer);
+      },
+    };
+  }
+}
+
+function refFromKey(key: string, info: ResourceInfo): ObjectRef {
+  // key = `${ns}_${name}_${group}_${kind}`; names never contain `_`
+  const [namespace, name] = key.split('_');
+  return {
+    apiVersion: info.group ? `${info.group}/${info.version}` : info.version,
+    group: info.group,
+    kind: info.kind,
+    namespace,
+    name,
+  };
+}
