@@ -67,20 +67,23 @@ function objectsOf(yaml: YamlDoc): { value: unknown; node: Node | undefined }[] 
 export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadResult> {
   const safe = await resolveInside(opts.repoRoot, dir, 'package path');
   const result: LoadResult = { dir: safe.rel, objects: [], notices: [], errors: [] };
-  const isDir = await stat(safe.abs).then(
-    (s) => s.isDirectory(),
-    () => false,
+  const kind = await stat(safe.abs).then(
+    (s) => (s.isDirectory() ? 'dir' : 'file'),
+    () => 'missing',
   );
+  const isDir = kind === 'dir';
   const tree = isDir ? await walkTree(safe.realRoot, safe.abs) : undefined;
   if (!tree?.packages.includes(safe.rel)) {
     result.errors.push({
       message: isDir
         ? `"${safe.rel}" is not a kpt package: it has no Kptfile`
-        : `package directory "${safe.rel}" does not exist`,
+        : kind === 'file'
+          ? `package path "${safe.rel}" is a file, not a directory`
+          : `package directory "${safe.rel}" does not exist`,
       file: safe.rel,
       fix: isDir
         ? `create one with "kpt pkg init ${safe.rel}", or point at the directory that has the Kptfile`
-        : 'check the package path',
+        : 'name the directory that holds the Kptfile',
     });
     return result;
   }

@@ -18,6 +18,7 @@ export interface PackageError {
 /**
  * One readable line per error, compiler style, so editors and GitHub annotations can jump to it:
  * `deploy/app/cm.yaml:12: ConfigMap/foo: label "x" value must be a string (got boolean true); quote it: "true"`.
+ * The one exception is kpt's cyclic-dependency message, which keeps its own `\n- a -> b` lines.
  */
 export function formatPackageError(error: PackageError): string {
   const where = error.file ? (error.line ? `${error.file}:${error.line}: ` : `${error.file}: `) : '';

@@ -208,6 +208,8 @@ describe('loadPackage errors', () => {
     expect(notPkg.errors[0].message).toContain('has no Kptfile');
     const missing = await load('does-not-exist');
     expect(missing.errors[0].message).toContain('does not exist');
+    const file = await load('valid/config.yaml');
+    expect(file.errors[0].message).toBe('package path "valid/config.yaml" is a file, not a directory');
   });
 
   it('throws a PackageFailure for a path outside the repository', async () => {
