@@ -78,26 +78,27 @@ function secretBytes(obj: KubeObject | undefined): Map<string, Buffer> {
  */
 export function collectSecretValues(objs: readonly (KubeObject | undefined)[]): string[] {
   const found = new Set<string>();
-  const add = (text: string) => {
-    if (text.length < MIN_SECRET_LENGTH) return;
-    found.add(text);
-    const escaped = JSON.stringify(text).slice(1, -1);
-    if (escaped !== text) found.add(escaped);
+  /** Both forms of one value, or neither: the base64 of `ab` is as guessable as `ab`. */
+  const add = (plain: string, encoded: string) => {
+    if (plain.length < MIN_SECRET_LENGTH) return;
+    for (const text of [plain, encoded]) {
+      found.add(text);
+      const escaped = JSON.stringify(text).slice(1, -1);
+      if (escaped !== text) found.add(escaped);
+    }
   };
   for (const obj of objs) {
     if (!isSecret(obj)) continue;
     if (isRecord(obj.data)) {
       for (const value of Object.values(obj.data)) {
         const encoded = asText(value);
-        add(encoded);
-        add(Buffer.from(encoded, 'base64').toString('utf8'));
+        add(Buffer.from(encoded, 'base64').toString('utf8'), encoded);
       }
     }
     if (isRecord(obj.stringData)) {
       for (const value of Object.values(obj.stringData)) {
         const plain = asText(value);
-        add(plain);
-        add(Buffer.from(plain, 'utf8').toString('base64'));
+        add(plain, Buffer.from(plain, 'utf8').toString('base64'));
       }
     }
   }

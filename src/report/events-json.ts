@@ -1,6 +1,7 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
 import { isRecord } from '../common/kube-object.js';
 import type { ObjectId } from '../plan/object-id.js';
+import { scrub } from '../preview/redact.js';
 import {
   type ActuationCounts,
   attempted,
@@ -21,6 +22,8 @@ export interface JsonLinesOptions {
   now?: () => Date;
   /** Print status events (kpt `--show-status-events`). */
   showStatusEvents?: boolean;
+  /** Secret values (`collectSecretValues`) to replace with `***` if an error message echoes one. */
+  secretValues?: readonly string[];
 }
 
 /** Go's time.RFC3339 in UTC: whole seconds and `Z`. */
@@ -86,7 +89,13 @@ export class JsonEventFormatter {
   }
 
   private line(type: string, content: Record<string, unknown>): string {
-    return goJson({ ...content, timestamp: rfc3339(this.now()), type });
+    const values = this.opts.secretValues;
+    const safe = values
+      ? Object.fromEntries(
+          Object.entries(content).map(([k, v]) => [k, typeof v === 'string' ? scrub(v, values) : v]),
+        )
+      : content;
+    return goJson({ ...safe, timestamp: rfc3339(this.now()), type });
   }
 
   /** The line for one event (no newline), or undefined for events kpt does not print. */

@@ -1,5 +1,6 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
 import { displayName } from '../plan/object-id.js';
+import { scrub } from '../preview/redact.js';
 import { attempted, EventStats, exitCodeFor, isZero } from './event-stats.js';
 
 /**
@@ -10,6 +11,8 @@ import { attempted, EventStats, exitCodeFor, isZero } from './event-stats.js';
 export interface EventTextOptions {
   /** Print `<kind.group>/<name> is <Status>: <message>` lines (kpt `--show-status-events`). */
   showStatusEvents?: boolean;
+  /** Secret values (`collectSecretValues`) to replace with `***` if an error message echoes one. */
+  secretValues?: readonly string[];
 }
 
 const PHASE: Record<GroupAction, string> = {
@@ -25,6 +28,11 @@ const PHASE: Record<GroupAction, string> = {
  * and status events unless asked for). kpt prints a fatal error itself, as `error: <message>` on stderr.
  */
 export function renderEventText(event: RunEvent, opts: EventTextOptions = {}): string | undefined {
+  const line = formatEvent(event, opts);
+  return line !== undefined && opts.secretValues ? scrub(line, opts.secretValues) : line;
+}
+
+function formatEvent(event: RunEvent, opts: EventTextOptions): string | undefined {
   switch (event.type) {
     case 'group':
       return `${PHASE[event.action]} ${event.status.toLowerCase()}`;
@@ -91,7 +99,8 @@ export function renderEventsText(events: Iterable<RunEvent>, opts: EventTextOpti
   for (const event of events) {
     stats.add(event);
     if (event.type === 'error') {
-      return { text: joinLines(lines), stats, exitCode: 1, error: event.error };
+      const error = opts.secretValues ? scrub(event.error, opts.secretValues) : event.error;
+      return { text: joinLines(lines), stats, exitCode: 1, error };
     }
     const line = renderEventText(event, opts);
     if (line !== undefined) lines.push(line);

@@ -52,7 +52,8 @@ export interface ApplySummaryOptions {
 
 const ACTION_ORDER = ['created', 'configured', 'unchanged', 'pruned', 'deleted', 'skipped', 'failed'];
 const GONE = new Set(['pruned', 'deleted']);
-const BAD_STATUS = new Set(['Failed', 'Timeout', 'Stalled', 'InProgress', 'Unknown', 'Terminating']);
+/** Final states that fail a run; `InProgress` alone does not (`--no-wait` leaves objects so). */
+const BAD_STATUS = new Set(['Failed', 'Timeout', 'Stalled']);
 
 function isFailed(obj: ApplySummaryObject): boolean {
   return (

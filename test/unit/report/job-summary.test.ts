@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import type { ObjectId } from '../../../src/plan/object-id.js';
+import {
+  type ApplySummaryInput,
+  JOB_SUMMARY_LIMIT,
+  renderApplyJobSummary,
+  renderPreviewJobSummary,
+} from '../../../src/report/job-summary.js';
+import { checkBalanced } from '../../../src/report/markdown-balance.js';
+import { expectGolden } from './golden.js';
+import { generatedPreview, wordpressPreview } from './preview-fixtures.js';
+
+const obj = (group: string, kind: string, name: string, namespace = 'shop'): ObjectId => ({
+  group,
+  kind,
+  name,
+  namespace,
+});
+
+function successRun(): ApplySummaryInput {
+  return {
+    package: 'deploy/wordpress',
+    outcome: 'success',
+    durationMs: 48_000,
+    objects: [
+      {
+        id: obj('', 'Secret', 'mysql-pass'),
+        action: 'configured',
+        status: 'Current',
+        wave: 1,
+        durationMs: 200,
+        source: { file: 'deploy/wordpress/secret.yaml', line: 1 },
+      },
+      {
+        id: obj('apps', 'Deployment', 'wordpress-mysql'),
+        action: 'unchanged',
+        status: 'Current',
+        wave: 1,
+        durationMs: 300,
+        message: 'Deployment is available. Replicas: 1',
+      },
+      {
+        id: obj('', 'ConfigMap', 'wp-config-2'),
+        action: 'created',
+        status: 'Current',
+        wave: 1,
+        durationMs: 100,
+      },
+      {
+        id: obj('apps', 'Deployment', 'wordpress'),
+        action: 'configured',
+        status: 'Current',
+        wave: 2,
+        durationMs: 41_000,
+        message: 'Deployment is available. Replicas: 2',
+      },
+      {
+        id: obj('', 'ConfigMap', 'wp-config-1'),
+        action: 'pruned',
+        status: 'NotFound',
+        wave: 3,
+        durationMs: 1_000,
+      },
+    ],
+  };
+}
+
+function failedRun(): ApplySummaryInput {
+  return {
+    package: 'deploy/wordpress',
+    outcome: 'failure',
+    durationMs: 35_000,
+    objects: [
+      {
+        id: obj('apps', 'Deployment', 'wordpress-mysql'),
+        action: 'configured',
+        status: 'Current',
+        wave: 1,
+        durationMs: 2_000,
+      },
+      {
+        id: obj('apps', 'Deployment', 'wordpress'),
+        action: 'configured',
+        status: 'Stalled',
+        wave: 2,
+        durationMs: 31_000,
+        message: 'ProgressDeadlineExceeded (Ready: 0/2)',
+        source: { file: 'deploy/wordpress/wordpress-deployment.yaml', line: 12 },
+        conditions: [
+          'Progressing=False: ProgressDeadlineExceeded',
+          'Available=False: MinimumReplicasUnavailable',
+        ],
+      },
+      {
+        id: obj('networking.k8s.io', 'Ingress', 'wordpress'),
+        action: 'skipped',
+        status: 'Unknown',
+        wave: 3,
+        message: 'dependency apply reconcile failed: apps/namespaces/shop/Deployment/wordpress',
+      },
+    ],
+  };
+}
+
+describe('renderApplyJobSummary', () => {
+  it('apply-success.golden.md: verdict with counts and all Current, one table per wave', () => {
+    const markdown = renderApplyJobSummary(successRun());
+    expect(markdown.split('\n')[0]).toBe(
+      '### ✅ `deploy/wordpress` applied in 48.0s: 1 created, 2 configured, 1 unchanged, 1 pruned, all 4 Current',
+    );
+    expect(markdown.match(/^\*\*Wave \d\*\*$/gm)).toEqual(['**Wave 1**', '**Wave 2**', '**Wave 3**']);
+    expectGolden('apply-success.golden.md', markdown);
+  });
+
+  it('apply-failure.golden.md: names the failed object, its conditions and what it blocked', () => {
+    const markdown = renderApplyJobSummary(failedRun());
+    expect(markdown.split('\n')[0]).toBe(
+      '### ❌ `deploy/wordpress`: `Deployment/wordpress` Stalled after 31.0s: ProgressDeadlineExceeded (Ready: 0/2)',
+    );
+    expect(markdown).toContain('- Available=False: MinimumReplicasUnavailable');
+    expect(markdown).toContain('Not applied because a dependency failed: `Ingress/wordpress`');
+    expectGolden('apply-failure.golden.md', markdown);
+  });
+
+  it('reports a fatal error when no object failed', () => {
+    const markdown = renderApplyJobSummary({
+      package: 'p',
+      outcome: 'failure',
+      durationMs: 10,
+      objects: [],
+      error: 'cluster unreachable: <dial tcp>',
+    });
+    expect(markdown).toBe('### ❌ `p`: cluster unreachable: \\<dial tcp\\>\n');
+  });
+
+  it('fails the verdict on a timed-out object, not on one merely in progress', () => {
+    const run = successRun();
+    run.objects[3].status = 'InProgress';
+    expect(renderApplyJobSummary(run).split('\n')[0]).toContain('✅');
+    expect(renderApplyJobSummary(run).split('\n')[0]).toContain('3 of 4 Current');
+    run.objects[3].status = 'Timeout';
+    expect(renderApplyJobSummary(run).split('\n')[0]).toMatch(
+      /^### ❌ `deploy\/wordpress`: `Deployment\/wordpress` Timeout after 41\.0s/,
+    );
+  });
+});
+
+describe('renderPreviewJobSummary', () => {
+  it('job-summary-preview.golden.md: the comment without the marker', () => {
+    const markdown = renderPreviewJobSummary(wordpressPreview());
+    expect(markdown.startsWith('### Preview · `deploy/wordpress`')).toBe(true);
+    expectGolden('job-summary-preview.golden.md', markdown);
+  });
+
+  it('keeps full diffs far beyond the comment limit', () => {
+    const markdown = renderPreviewJobSummary(generatedPreview(300));
+    expect(markdown.length).toBeGreaterThan(65_536);
+    expect(markdown.length).toBeLessThanOrEqual(JOB_SUMMARY_LIMIT);
+    expect(markdown).not.toContain('✂️');
+    expect(checkBalanced(markdown).balanced).toBe(true);
+  });
+});
