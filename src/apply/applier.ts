@@ -13,12 +13,13 @@ import type { SourceRef } from '../preview/types.js';
 import { withOwningInventory } from './apply-object.js';
 import { applyWave } from './apply-wave.js';
 import type { GroupAction, RunEventSink } from './events.js';
+import { group } from './group.js';
 import { readLiveSnapshot } from './live-snapshot.js';
 import { formatRejections, preflight } from './preflight.js';
 import { pruneWave } from './prune-wave.js';
 import type { RunOptions } from './run-options.js';
 import type { RunResult } from './run-result.js';
-import { finalInventory, type RunState } from './run-state.js';
+import { finalInventory, newRunState, type RunState } from './run-state.js';
 import { waitWave } from './wait-wave.js';
 
 export interface ApplyRequest {
@@ -151,18 +152,6 @@ function isDependencySkip(message: string | undefined): boolean {
   return !!message && /^dependency (apply|delete) (actuation|reconcile) (failed|timeout)/.test(message);
 }
 
-async function group<T>(
-  emit: RunEventSink,
-  name: string,
-  action: GroupAction,
-  fn: () => Promise<T>,
-): Promise<T> {
-  emit({ type: 'group', name, action, status: 'Started' });
-  const result = await fn();
-  emit({ type: 'group', name, action, status: 'Finished' });
-  return result;
-}
-
 function groupsOf(s: RunState) {
   const groups: { name: string; action: GroupAction; ids: ObjectId[] }[] = [];
   for (const [i, w] of s.plan.applyWaves.entries()) {
@@ -227,23 +216,19 @@ async function prepareState(
   // prune candidates: in the inventory, not in the package, still in the cluster (unknown kinds are dropped)
   const prune = [...previous].filter(([k]) => !manifests.has(k) && live.get(k)).map(([k]) => live.get(k)!);
   const plan = buildPlan({ apply: [...manifests.values()], prune });
-  return {
-    client: req.client,
-    options: req.options,
-    inventory: req.inventory,
-    emit: req.emit,
-    signal: req.signal,
-    plan,
-    manifests,
-    sources,
-    live,
-    previous,
-    outcomes: new Map(),
-    applied: new Map(),
-    deleted: new Set(),
-    abandoned: new Set(),
-    blocked: new Map(),
+  return newRunState(
+    {
+      client: req.client,
+      options: req.options,
+      inventory: req.inventory,
+      emit: req.emit,
+      signal: req.signal,
+      plan,
+      manifests,
+      sources,
+      live,
+      previous,
+    },
     startedAt,
-    cancelled: () => !!req.signal?.aborted,
-  };
+  );
 }

@@ -36,6 +36,35 @@ export interface RunState {
   cancelled(): boolean;
 }
 
+/** A fresh state for one run. */
+export function newRunState(
+  base: Pick<
+    RunState,
+    | 'client'
+    | 'options'
+    | 'inventory'
+    | 'emit'
+    | 'signal'
+    | 'plan'
+    | 'manifests'
+    | 'sources'
+    | 'live'
+    | 'previous'
+  >,
+  startedAt: number,
+): RunState {
+  return {
+    ...base,
+    outcomes: new Map(),
+    applied: new Map(),
+    deleted: new Set(),
+    abandoned: new Set(),
+    blocked: new Map(),
+    startedAt,
+    cancelled: () => !!base.signal?.aborted,
+  };
+}
+
 export function outcomeFor(state: RunState, id: ObjectId): ObjectOutcome {
   const key = idKey(id);
   let o = state.outcomes.get(key);

@@ -1,0 +1,97 @@
+import { deleteConfigMapInventory } from '../inventory/configmap-inventory.js';
+import { acquireInventoryLock, type InventoryLock } from '../inventory/inventory-lock.js';
+import { readClusterInventory } from '../inventory/read-inventory.js';
+import { deleteResourceGroup, writeResourceGroup } from '../inventory/resourcegroup.js';
+import { idKey, type ObjectId } from '../plan/object-id.js';
+import { buildPlan } from '../plan/plan.js';
+import type { ApplyRequest } from './applier.js';
+import { group } from './group.js';
+import { readLiveSnapshot } from './live-snapshot.js';
+import { pruneWave } from './prune-wave.js';
+import type { RunResult } from './run-result.js';
+import { finalInventory, newRunState, type RunState } from './run-state.js';
+import { waitWave } from './wait-wave.js';
+
+export type DestroyRequest = Omit<ApplyRequest, 'objects'>;
+
+/**
+ * Deletes everything the inventory lists, in reverse dependency waves, waiting for each wave to be gone.
+ * The inventory itself is deleted only when every delete succeeded; otherwise it keeps what remains.
+ */
+export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
+  const startedAt = Date.now();
+  let lock: InventoryLock | undefined;
+  let state: RunState | undefined;
+  try {
+    lock = await acquireInventoryLock(req.client, req.inventory, { timeoutMs: req.options.lockTimeoutMs });
+    const cluster = await readClusterInventory(req.client, req.inventory);
+    if (!cluster) return { outcome: 'success', objects: [], durationMs: Date.now() - startedAt };
+    const previous = new Map<string, ObjectId>(cluster.ids.map((id) => [idKey(id), id]));
+    const live = await readLiveSnapshot(req.client, cluster.ids, { concurrency: req.options.concurrency });
+    const existing = [...previous.keys()].filter((k) => live.get(k)).map((k) => live.get(k)!);
+    const plan = buildPlan({ apply: [], prune: existing, destroy: true });
+    const s = newRunState(
+      {
+        client: req.client,
+        options: req.options,
+        inventory: req.inventory,
+        emit: req.emit,
+        signal: req.signal,
+        plan,
+        manifests: new Map(),
+        sources: new Map(),
+        live,
+        previous,
+      },
+      startedAt,
+    );
+    state = s;
+    req.emit({
+      type: 'init',
+      groups: plan.pruneWaves.flatMap((w, i) => [
+        { name: `delete-${i}`, action: 'Delete' as const, ids: w },
+        { name: `wait-${i}`, action: 'Wait' as const, ids: w },
+      ]),
+    });
+    for (const [i, wave] of plan.pruneWaves.entries()) {
+      if (s.cancelled()) break;
+      await group(req.emit, `delete-${i}`, 'Delete', () => pruneWave(s, wave, `delete-${i}`, 'delete'));
+      await group(req.emit, `wait-${i}`, 'Wait', () =>
+        waitWave(s, wave, `wait-${i}`, 'NotFound', req.onProgress),
+      );
+    }
+    const objects = [...s.outcomes.values()];
+    const failed = objects.some(
+      (o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout',
+    );
+    await group(req.emit, 'inventory-delete-or-update-0', 'Inventory', async () => {
+      if (!failed && !s.cancelled()) {
+        if (cluster.kind === 'ResourceGroup')
+          await deleteResourceGroup(req.client, req.inventory, cluster.object.metadata.uid);
+        else await deleteConfigMapInventory(req.client, cluster.object);
+      } else if (cluster.kind === 'ResourceGroup') {
+        await writeResourceGroup(req.client, req.inventory, finalInventory(s), cluster.object);
+      }
+    });
+    if (s.cancelled())
+      return {
+        outcome: 'error',
+        error: 'cancelled: stopped starting new work and saved the inventory',
+        objects,
+        durationMs: Date.now() - startedAt,
+      };
+    return { outcome: failed ? 'failed' : 'success', objects, durationMs: Date.now() - startedAt };
+  } catch (err) {
+    const message = (err as Error).message;
+    req.emit({ type: 'error', error: message });
+    return {
+      outcome: 'error',
+      error: message,
+      objects: state ? [...state.outcomes.values()] : [],
+      durationMs: Date.now() - startedAt,
+    };
+  } finally {
+    state?.watcher?.stop();
+    await lock?.release();
+  }
+}

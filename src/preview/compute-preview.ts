@@ -1,0 +1,156 @@
+import { applyObject, withOwningInventory } from '../apply/apply-object.js';
+import { applySkipReason } from '../apply/apply-wave.js';
+import { readLiveSnapshot } from '../apply/live-snapshot.js';
+import { missingPrerequisite } from '../apply/preflight.js';
+import { pruneDecision } from '../apply/prune-wave.js';
+import type { RunOptions } from '../apply/run-options.js';
+import { runOrdered } from '../apply/run-ordered.js';
+import { newRunState } from '../apply/run-state.js';
+import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
+import type { KubeObject } from '../common/kube-object.js';
+import type { InventoryRef } from '../inventory/inventory-types.js';
+import { readClusterInventory } from '../inventory/read-inventory.js';
+import type { ClusterClient } from '../kube/cluster-client.js';
+import { formatPlanErrors } from '../plan/errors.js';
+import { idKey, idOf, type ObjectId, shortName } from '../plan/object-id.js';
+import { buildPlan } from '../plan/plan.js';
+import { diffObjects } from './diff.js';
+import { managedFieldsChange } from './managed-fields.js';
+import { collectSecretValues } from './redact.js';
+import { emptySummary, type PreviewDocument, type PreviewObject, type SourceRef } from './types.js';
+
+export interface PreviewRequest {
+  client: ClusterClient;
+  packagePath: string;
+  objects: { object: KubeObject; source?: SourceRef }[];
+  inventory: InventoryRef;
+  options: RunOptions;
+  context?: Partial<PreviewDocument['context']>;
+}
+
+/**
+ * What apply would do, object by object, without changing anything: a server-side dry-run of every
+ * object (same field manager and options as apply) compared with the live object, plus the inventory's
+ * prune candidates through the same filters apply uses. Throws on fatal problems (invalid plan).
+ */
+export async function computePreview(req: PreviewRequest): Promise<PreviewDocument> {
+  const started = Date.now();
+  const haveRg = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
+  const cluster = haveRg ? await readClusterInventory(req.client, req.inventory) : undefined;
+  const manifests = new Map<string, KubeObject>();
+  const sources = new Map<string, SourceRef>();
+  for (const o of req.objects) {
+    const key = idKey(idOf(o.object));
+    manifests.set(key, withOwningInventory(o.object, req.inventory.id));
+    if (o.source) sources.set(key, o.source);
+  }
+  const previous = new Map<string, ObjectId>((cluster?.ids ?? []).map((id) => [idKey(id), id]));
+  const refs = [
+    ...[...manifests.values()].map((m) => ({ ...idOf(m), apiVersion: m.apiVersion })),
+    ...[...previous].filter(([k]) => !manifests.has(k)).map(([, id]) => id),
+  ];
+  const live = await readLiveSnapshot(req.client, refs, { full: true, concurrency: req.options.concurrency });
+  const prune = req.options.prune
+    ? [...previous].filter(([k]) => !manifests.has(k) && live.get(k)).map(([k]) => live.get(k)!)
+    : [];
+  const plan = buildPlan({ apply: [...manifests.values()], prune });
+  if (plan.errors.length > 0) throw new Error(formatPlanErrors(plan.errors));
+  const state = newRunState(
+    {
+      client: req.client,
+      options: req.options,
+      inventory: req.inventory,
+      emit: () => {},
+      plan,
+      manifests,
+      sources,
+      live,
+      previous,
+    },
+    started,
+  );
+  const secretValues = collectSecretValues([
+    ...manifests.values(),
+    ...[...live.values()].map((o) => o ?? undefined),
+  ]);
+  const objects: PreviewObject[] = [];
+
+  for (const [w, wave] of plan.applyWaves.entries()) {
+    await runOrdered(
+      wave,
+      req.options.concurrency,
+      async (id): Promise<PreviewObject> => {
+        const key = idKey(id);
+        const manifest = manifests.get(key)!;
+        const base = { id, apiVersion: manifest.apiVersion, source: sources.get(key), wave: w + 1 };
+        const skip = applySkipReason(state, id);
+        if (skip) return { ...base, action: 'skip', reason: skip };
+        const current = live.get(key) ?? undefined;
+        const prerequisite = missingPrerequisite(state, id);
+        if (prerequisite) {
+          return {
+            ...base,
+            action: 'create',
+            validated: false,
+            reason: `not validated: depends on ${shortName(prerequisite)} created by this package`,
+            ...diffObjects(undefined, manifest, { secretValues }),
+          };
+        }
+        try {
+          const { object } = await applyObject(req.client, manifest, current ?? null, {
+            fieldManager: req.options.fieldManager,
+            force: req.options.forceConflicts,
+            dryRun: true,
+          });
+          if (!current)
+            return {
+              ...base,
+              action: 'create',
+              validated: true,
+              ...diffObjects(undefined, object, { secretValues }),
+            };
+          const d = diffObjects(current, object, { secretValues, reportRemovals: true });
+          if (d.changes.length > 0) return { ...base, action: 'configure', validated: true, ...d };
+          if (managedFieldsChange(current, object)) {
+            return {
+              ...base,
+              action: 'configure',
+              validated: true,
+              reason: `field ownership moves to ${req.options.fieldManager}; no values change`,
+            };
+          }
+          return { ...base, action: 'unchanged', validated: true };
+        } catch (err) {
+          return { ...base, action: 'error', reason: (err as Error).message };
+        }
+      },
+      (_id, result) => result && objects.push(result),
+    );
+  }
+  for (const [w, wave] of plan.pruneWaves.entries()) {
+    for (const id of wave) {
+      const current = live.get(idKey(id))!;
+      const decision = pruneDecision(state, id, current);
+      const base = { id, apiVersion: current.apiVersion, wave: w + 1 };
+      if (!decision) objects.push({ ...base, action: 'prune', reason: 'no longer in the package' });
+      else objects.push({ ...base, action: decision.abandon ? 'orphan' : 'skip', reason: decision.skip });
+    }
+  }
+
+  const summary = emptySummary();
+  for (const o of objects) summary[o.action]++;
+  const explicitEdges = plan.edges.filter((e) => !e.implicit);
+  return {
+    package: req.packagePath,
+    summary,
+    objects,
+    waves: plan.applyWaves.map((w) => w.map(shortName)),
+    edges: explicitEdges.map((e) => ({ from: shortName(e.from), to: shortName(e.to) })),
+    context: {
+      fieldManager: req.options.fieldManager,
+      namespace: req.inventory.namespace,
+      ...req.context,
+      durationMs: Date.now() - started,
+    },
+  };
+}

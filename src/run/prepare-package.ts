@@ -1,0 +1,75 @@
+import { readClusterInventory } from '../inventory/read-inventory.js';
+import type { ClusterClient } from '../kube/cluster-client.js';
+import type { ResourceInfo } from '../kube/discovery.js';
+import type { InventoryInfo } from '../package/inventory-info.js';
+import { loadPackage } from '../package/load-package.js';
+import type { LoadedObject } from '../package/loaded-object.js';
+import { type PackageError, PackageFailure } from '../package/package-error.js';
+import type { ScopeLookup } from '../package/scope.js';
+import { validatePackage } from '../package/validate.js';
+import type { ObjectId } from '../plan/object-id.js';
+
+export interface PreparedPackage {
+  /** Package path relative to the repository root. */
+  dir: string;
+  objects: LoadedObject[];
+  inventory: InventoryInfo;
+  notices: string[];
+}
+
+/**
+ * load → validate for one deployable unit, with the scope of each kind taken from discovery. Every
+ * problem is collected; any problem throws a PackageFailure carrying all of them (nothing has been sent
+ * to the cluster yet).
+ */
+export async function preparePackage(
+  client: ClusterClient,
+  dir: string,
+  options: { repoRoot: string; defaultNamespace: string },
+): Promise<PreparedPackage> {
+  const loaded = await loadPackage(dir, { repoRoot: options.repoRoot });
+  const errors: PackageError[] = [...loaded.errors];
+  if (!loaded.inventory && !errors.some((e) => /inventory/i.test(e.message))) {
+    errors.push({
+      file: loaded.dir,
+      message:
+        'the package has no inventory information (resourcegroup.yaml or a Kptfile `inventory:` section)',
+      fix: `create one with \`kpt-live init ${loaded.dir}\` (or \`kpt live init ${loaded.dir}\`) and commit it`,
+    });
+  }
+  if (errors.length > 0 || !loaded.inventory) throw new PackageFailure(errors);
+
+  const scope = await scopeLookupFor(client, loaded.objects);
+  let extraIds: ObjectId[] = [];
+  try {
+    extraIds = (await readClusterInventory(client, loaded.inventory))?.ids ?? [];
+  } catch {
+    // no ResourceGroup CRD yet, or no permission to read it: nothing to prune, the apply will say more
+  }
+  const validated = validatePackage(loaded, { scope, defaultNamespace: options.defaultNamespace, extraIds });
+  if (validated.errors.length > 0) throw new PackageFailure(validated.errors);
+  return {
+    dir: loaded.dir,
+    objects: validated.objects,
+    inventory: loaded.inventory,
+    notices: loaded.notices,
+  };
+}
+
+/** A synchronous scope lookup over discovery answers fetched up front (one request per group-version). */
+export async function scopeLookupFor(
+  client: ClusterClient,
+  objects: readonly LoadedObject[],
+): Promise<ScopeLookup> {
+  const known = new Map<string, ResourceInfo | undefined>();
+  for (const { object } of objects) {
+    const key = `${object.apiVersion}/${object.kind}`;
+    if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string' || known.has(key)) continue;
+    known.set(key, await client.resolve(object.apiVersion, object.kind));
+  }
+  return (group, version, kind) => {
+    const info = known.get(`${group ? `${group}/${version}` : version}/${kind}`);
+    if (!info) return undefined;
+    return info.namespaced ? 'Namespaced' : 'Cluster';
+  };
+}

@@ -1,0 +1,100 @@
+import { type ApplyRequest, runApply } from '../apply/applier.js';
+import { runDestroy } from '../apply/destroyer.js';
+import type { RunEventSink } from '../apply/events.js';
+import type { RunOptions } from '../apply/run-options.js';
+import { exitCodeOf, type RunResult } from '../apply/run-result.js';
+import type { ClusterClient } from '../kube/cluster-client.js';
+import { PackageFailure } from '../package/package-error.js';
+import { computePreview } from '../preview/compute-preview.js';
+import type { PreviewDocument } from '../preview/types.js';
+import { type ObjectStatus, readPackageStatus } from './package-status.js';
+import { type PreparedPackage, preparePackage } from './prepare-package.js';
+
+export type Mode = 'preview' | 'apply' | 'destroy' | 'status';
+
+/** One package's result in any mode: what the CLI prints and the action's `result` output carries. */
+export interface PackageRunResult {
+  path: string;
+  mode: Mode;
+  outcome: 'success' | 'failed' | 'error';
+  error?: string;
+  notices: string[];
+  prepared?: PreparedPackage;
+  preview?: PreviewDocument;
+  run?: RunResult;
+  status?: ObjectStatus[];
+  /** The contract's exit code: 0 ok, 1 fatal error, 3 objects failed or timed out. */
+  exitCode: 0 | 1 | 3;
+}
+
+export interface RunPackageOptions {
+  repoRoot: string;
+  defaultNamespace: string;
+  options: RunOptions;
+  emit?: RunEventSink;
+  signal?: AbortSignal;
+  onProgress?: ApplyRequest['onProgress'];
+  previewContext?: Partial<PreviewDocument['context']>;
+}
+
+/** load → plan → execute for one deployable unit in one mode; never throws for package or cluster problems. */
+export async function runPackage(
+  client: ClusterClient,
+  dir: string,
+  mode: Mode,
+  o: RunPackageOptions,
+): Promise<PackageRunResult> {
+  const result: PackageRunResult = { path: dir, mode, outcome: 'success', notices: [], exitCode: 0 };
+  try {
+    const prepared = await preparePackage(client, dir, {
+      repoRoot: o.repoRoot,
+      defaultNamespace: o.defaultNamespace,
+    });
+    result.prepared = prepared;
+    result.path = prepared.dir;
+    result.notices = prepared.notices;
+    const inventory = prepared.inventory;
+    const emit = o.emit ?? (() => {});
+    if (mode === 'preview') {
+      result.preview = await computePreview({
+        client,
+        packagePath: prepared.dir,
+        objects: prepared.objects,
+        inventory,
+        options: o.options,
+        context: o.previewContext,
+      });
+      if (result.preview.summary.error > 0) {
+        result.outcome = 'failed';
+        result.exitCode = 1;
+      }
+      return result;
+    }
+    if (mode === 'status') {
+      const status = await readPackageStatus(client, inventory, { waitForJobs: o.options.waitForJobs });
+      result.status = status.objects;
+      if (!status.found)
+        result.notices.push(
+          `no inventory ${inventory.namespace}/${inventory.name} in the cluster: nothing applied yet`,
+        );
+      if (status.objects.some((s) => s.status === 'Failed')) {
+        result.outcome = 'failed';
+        result.exitCode = 3;
+      }
+      return result;
+    }
+    const req = { client, inventory, options: o.options, emit, signal: o.signal, onProgress: o.onProgress };
+    const run =
+      mode === 'apply' ? await runApply({ ...req, objects: prepared.objects }) : await runDestroy(req);
+    result.run = run;
+    result.outcome = run.outcome;
+    result.error = run.error;
+    result.exitCode = exitCodeOf(run);
+    return result;
+  } catch (err) {
+    result.outcome = 'error';
+    result.error = err instanceof PackageFailure ? err.message : (err as Error).message;
+    result.exitCode = 1;
+    return result;
+  }
+}
