@@ -1,3 +1,4 @@
+import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
 import { deleteConfigMapInventory } from '../inventory/configmap-inventory.js';
 import { ensureResourceGroupCrd } from '../inventory/install-crd.js';
@@ -40,7 +41,7 @@ export class FatalRunError extends Error {}
 
 /**
  * Makes the cluster match the package, as `kpt live apply --server-side` does, with kpt's inventory:
- * CRD → lock → read inventory → plan → pre-flight dry-run → inventory (union) → apply waves with waits →
+ * lock → read inventory → plan → pre-flight dry-run → CRD (if missing) → inventory (union) → apply waves with waits →
  * prune waves (reverse) with waits → inventory (final set) → unlock.
  */
 export async function runApply(req: ApplyRequest): Promise<RunResult> {
@@ -48,14 +49,15 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
   let lock: InventoryLock | undefined;
   let state: RunState | undefined;
   try {
-    await ensureResourceGroupCrd(req.client, { install: req.options.installResourceGroup });
     await ensureInventoryNamespace(req);
     lock = await acquireInventoryLock(req.client, req.inventory, {
       timeoutMs: req.options.lockTimeoutMs,
       onWait: (holder) =>
         req.onProgress?.(`waiting for another run of this package to finish (lock held by ${holder})`),
     });
-    const cluster = await readClusterInventory(req.client, req.inventory);
+    // no ResourceGroup kind yet means no inventory yet; the CRD is installed after the pre-flight
+    const rgServed = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
+    const cluster = rgServed ? await readClusterInventory(req.client, req.inventory) : undefined;
     state = await prepareState(req, cluster, startedAt);
     const s = state;
 
@@ -71,6 +73,7 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
     const rejections = await preflight(s);
     if (rejections.length > 0) throw new FatalRunError(formatRejections(s, rejections));
 
+    if (!rgServed) await ensureResourceGroupCrd(req.client, { install: req.options.installResourceGroup });
     req.emit({ type: 'init', groups: groupsOf(s) });
     // the union goes in before anything is created, so a crash can never orphan an object
     const union = new Map<string, InventoryEntry>();

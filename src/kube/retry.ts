@@ -23,7 +23,14 @@ export const DefaultRetry: RetryPolicy = {
 
 /** Whether an error may be retried: throttling, server errors, dropped connections. */
 export function isRetryable(err: unknown): boolean {
-  if (err instanceof KubeApiError) return err.code === 429 || err.code >= 500;
+  if (err instanceof KubeApiError) {
+    // older API servers answer 500 for a manifest that server-side apply cannot type: not transient
+    if (
+      /failed to create typed (patch )?object|failed to create manager for existing fields/.test(err.message)
+    )
+      return false;
+    return err.code === 429 || err.code >= 500;
+  }
   return isTransientNetworkError(err);
 }
 
