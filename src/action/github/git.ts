@@ -1,0 +1,142 @@
+import { execFile } from 'node:child_process';
+
+/** What a git command printed and how it ended. */
+export interface GitResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A failed git command, with the command line and git's own message so the log says what to fix. */
+export class GitError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly result: GitResult,
+    readonly repoDir: string,
+  ) {
+    super(
+      `git ${args.join(' ')} failed in ${repoDir} (exit ${result.code}): ${result.stderr.trim() || result.stdout.trim() || 'no output'}`,
+    );
+    this.name = 'GitError';
+  }
+}
+
+/** 40 (SHA-1) or 64 (SHA-256) zeros: the `before` of a push that created the branch. */
+export function isZeroSha(sha: string | undefined): boolean {
+  return sha !== undefined && /^0+$/.test(sha) && (sha.length === 40 || sha.length === 64);
+}
+
+/**
+ * Runs git without a shell (paths and SHAs from an event payload are never interpreted), never prompting
+ * for credentials (a prompt would hang the job until its timeout). Throws a GitError unless `allowFail`.
+ */
+export function git(
+  repoDir: string,
+  args: readonly string[],
+  opts: { allowFail?: boolean } = {},
+): Promise<GitResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      [...args],
+      {
+        cwd: repoDir,
+        encoding: 'utf8',
+        maxBuffer: 512 * 1024 * 1024,
+        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
+        const result: GitResult = { code, stdout, stderr };
+        if (err && typeof err.code !== 'number') {
+          reject(new Error(`could not run git ${args.join(' ')} in ${repoDir}: ${err.message}`));
+        } else if (code !== 0 && !opts.allowFail) {
+          reject(new GitError(args, result, repoDir));
+        } else {
+          resolve(result);
+        }
+      },
+    );
+  });
+}
+
+/** True when the commit object is in the local repository (a depth-1 checkout lacks older ones). */
+export async function hasCommit(repoDir: string, sha: string): Promise<boolean> {
+  return (await git(repoDir, ['cat-file', '-e', `${sha}^{commit}`], { allowFail: true })).code === 0;
+}
+
+/** True for a clone made with `--depth` (what actions/checkout does by default). */
+export async function isShallow(repoDir: string): Promise<boolean> {
+  const r = await git(repoDir, ['rev-parse', '--is-shallow-repository'], { allowFail: true });
+  return r.stdout.trim() === 'true';
+}
+
+/** Where fetches come from and how much history they bring. */
+export interface FetchOptions {
+  /** Default `origin`, the remote actions/checkout configures (with its credentials). */
+  remote?: string;
+  /** Commits of history per fetched SHA; default 1 (a tree diff needs only the commits themselves). */
+  depth?: number;
+}
+
+/**
+ * Makes sure every commit in `shas` is present, fetching the missing ones by SHA from the remote
+ * (`git fetch --no-tags --depth=N origin <sha>...`; GitHub serves any reachable commit, including a pull
+ * request's head). Returns the error text instead of throwing, because callers have another way to find
+ * the change (the compare API) and must say why they used it.
+ */
+export async function ensureCommits(
+  repoDir: string,
+  shas: readonly string[],
+  opts: FetchOptions = {},
+): Promise<{ ok: boolean; fetched: string[]; error?: string }> {
+  const missing: string[] = [];
+  for (const sha of new Set(shas)) if (!(await hasCommit(repoDir, sha))) missing.push(sha);
+  if (missing.length === 0) return { ok: true, fetched: [] };
+  const args = [
+    'fetch',
+    '--no-tags',
+    '--quiet',
+    `--depth=${opts.depth ?? 1}`,
+    opts.remote ?? 'origin',
+    ...missing,
+  ];
+  const r = await git(repoDir, args, { allowFail: true });
+  for (const sha of missing) {
+    if (!(await hasCommit(repoDir, sha))) {
+      return {
+        ok: false,
+        fetched: [],
+        error: `git ${args.join(' ')} did not bring ${sha}: ${r.stderr.trim() || `exit ${r.code}`}`,
+      };
+    }
+  }
+  return { ok: true, fetched: missing };
+}
+
+/** The merge base of two commits, or undefined when the local history does not reach one. */
+export async function mergeBase(repoDir: string, a: string, b: string): Promise<string | undefined> {
+  const r = await git(repoDir, ['merge-base', a, b], { allowFail: true });
+  return r.code === 0 ? r.stdout.trim() || undefined : undefined;
+}
+
+/**
+ * Fetches more history of `a` and `b` until their merge base is local: depth 50, then 500, then the whole
+ * history. A three-dot diff (what a pull request shows) needs it; a depth-1 checkout never has it.
+ */
+export async function deepenUntilMergeBase(
+  repoDir: string,
+  a: string,
+  b: string,
+  opts: { remote?: string } = {},
+): Promise<string | undefined> {
+  const found = await mergeBase(repoDir, a, b);
+  if (found || !(await isShallow(repoDir))) return found;
+  const remote = opts.remote ?? 'origin';
+  for (const step of [['--depth=50'], ['--depth=500'], ['--unshallow']]) {
+    await git(repoDir, ['fetch', '--no-tags', '--quiet', ...step, remote, a, b], { allowFail: true });
+    const base = await mergeBase(repoDir, a, b);
+    if (base || !(await isShallow(repoDir))) return base;
+  }
+  return undefined;
+}

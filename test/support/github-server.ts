@@ -1,0 +1,331 @@
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+
+/**
+ * A local stand-in for the GitHub REST endpoints the action calls (PR files, compare, issue comments),
+ * on 127.0.0.1 with a random port. It behaves like GitHub where the action depends on it: pagination
+ * (`per_page` default 30, max 100, `page`, a `Link` header with first/prev/next/last), the 3,000-file cap
+ * of PR files and the 300-file cap of compare, `token X`/`Bearer X` auth (401 without a known token,
+ * 403 "Resource not accessible by integration" when a read-only token writes, as a fork PR's does),
+ * and it records every request for assertions.
+ */
+
+const run = promisify(execFile);
+
+export interface ServerFile {
+  filename: string;
+  status: 'added' | 'removed' | 'modified' | 'renamed' | 'copied' | 'changed' | 'unchanged';
+  previous_filename?: string;
+}
+
+export interface ServerComment {
+  id: number;
+  body: string;
+  user: { login: string; type: 'Bot' | 'User' };
+  created_at: string;
+  updated_at: string;
+  html_url: string;
+}
+
+/** A pull request: its files as given, or computed from `gitDir` (`git diff base...head`) when absent. */
+export interface SeedPull {
+  files?: ServerFile[];
+  base?: string;
+  head?: string;
+}
+
+export interface GitHubServerState {
+  owner: string;
+  repo: string;
+  pulls: Map<number, SeedPull>;
+  /** Issue (PR) number → its comments, oldest first. */
+  comments: Map<number, ServerComment[]>;
+  /** `base...head` → a compare result; otherwise computed from `gitDir`. */
+  compares: Map<string, { files: ServerFile[]; commits?: { sha: string }[] }>;
+  nextCommentId: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  body?: unknown;
+  /** The token the request carried, if any. */
+  token?: string;
+  status: number;
+}
+
+export interface GitHubServerOptions {
+  owner?: string;
+  repo?: string;
+  /** Tokens that may read and write; default one random token. */
+  writeTokens?: string[];
+  /** Tokens that may only read (writes get 403); default one random token. */
+  readTokens?: string[];
+  /** Login that comments are created as; default `github-actions[bot]`. */
+  botLogin?: string;
+  /** PR files listed at most; default 3000 as GitHub. */
+  pullFilesCap?: number;
+  /** A repository (bare or not) to compute PR files and compares from when not seeded. */
+  gitDir?: string;
+  pulls?: Record<number, SeedPull>;
+  /** Issue number → comment bodies, created as `botLogin` unless given as objects. */
+  comments?: Record<number, (string | { body: string; login?: string; type?: 'Bot' | 'User' })[]>;
+}
+
+export interface GitHubServer {
+  /** Base URL for Octokit / `GITHUB_API_URL`, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  state: GitHubServerState;
+  requests: RecordedRequest[];
+  writeToken: string;
+  readToken: string;
+  close(): Promise<void>;
+}
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const newToken = () => `ghs_test${randomBytes(12).toString('hex')}`;
+
+function mapGitStatus(code: string): ServerFile['status'] {
+  return code.startsWith('A')
+    ? 'added'
+    : code.startsWith('D')
+      ? 'removed'
+      : code.startsWith('R')
+        ? 'renamed'
+        : 'modified';
+}
+
+async function gitFiles(gitDir: string, base: string, head: string): Promise<ServerFile[]> {
+  const { stdout } = await run('git', ['diff', '--name-status', '-z', '-M', `${base}...${head}`], {
+    cwd: gitDir,
+    maxBuffer: 256 * 1024 * 1024,
+  }).catch(() => {
+    throw new HttpError(404, 'Not Found');
+  });
+  const fields = stdout.split('\0');
+  if (fields[fields.length - 1] === '') fields.pop();
+  const files: ServerFile[] = [];
+  for (let i = 0; i < fields.length; ) {
+    const code = fields[i++];
+    if (code.startsWith('R') || code.startsWith('C')) {
+      const from = fields[i++];
+      files.push({ filename: fields[i++], status: mapGitStatus(code), previous_filename: from });
+    } else files.push({ filename: fields[i++], status: mapGitStatus(code) });
+  }
+  return files;
+}
+
+/** Starts the server; `close()` ends it and its keep-alive connections. */
+export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise<GitHubServer> {
+  const writeTokens = new Set(opts.writeTokens ?? [newToken()]);
+  const readTokens = new Set(opts.readTokens ?? [newToken()]);
+  const botLogin = opts.botLogin ?? 'github-actions[bot]';
+  const cap = opts.pullFilesCap ?? 3000;
+  const state: GitHubServerState = {
+    owner: opts.owner ?? 'octo-org',
+    repo: opts.repo ?? 'deploy',
+    pulls: new Map(Object.entries(opts.pulls ?? {}).map(([n, p]) => [Number(n), p])),
+    comments: new Map(),
+    compares: new Map(),
+    nextCommentId: 1001,
+  };
+  const requests: RecordedRequest[] = [];
+  let url = '';
+
+  const makeComment = (issue: number, body: string, login = botLogin, type: 'Bot' | 'User' = 'Bot') => {
+    const id = state.nextCommentId++;
+    const now = new Date(Date.UTC(2026, 0, 1, 0, 0, id % 60)).toISOString();
+    const c: ServerComment = {
+      id,
+      body,
+      user: { login, type },
+      created_at: now,
+      updated_at: now,
+      html_url: `https://github.test/${state.owner}/${state.repo}/pull/${issue}#issuecomment-${id}`,
+    };
+    const list = state.comments.get(issue) ?? [];
+    list.push(c);
+    state.comments.set(issue, list);
+    return c;
+  };
+  for (const [n, bodies] of Object.entries(opts.comments ?? {})) {
+    for (const b of bodies) {
+      if (typeof b === 'string') makeComment(Number(n), b);
+      else makeComment(Number(n), b.body, b.login, b.type ?? (b.login ? 'User' : 'Bot'));
+    }
+  }
+
+  function page<T>(res: ServerResponse, pathname: string, query: URLSearchParams, items: T[]): T[] {
+    const perPage = Math.min(100, Math.max(1, Number(query.get('per_page') ?? 30) || 30));
+    const current = Math.max(1, Number(query.get('page') ?? 1) || 1);
+    const last = Math.max(1, Math.ceil(items.length / perPage));
+    const link = (p: number, rel: string) => {
+      const q = new URLSearchParams(query);
+      q.set('per_page', String(perPage));
+      q.set('page', String(p));
+      return `<${url}${pathname}?${q}>; rel="${rel}"`;
+    };
+    const links: string[] = [];
+    if (current > 1) links.push(link(current - 1, 'prev'));
+    if (current < last) links.push(link(current + 1, 'next'), link(last, 'last'));
+    if (current > 1) links.push(link(1, 'first'));
+    if (links.length) res.setHeader('Link', links.join(', '));
+    return items.slice((current - 1) * perPage, current * perPage);
+  }
+
+  async function route(req: IncomingMessage, res: ServerResponse, token: string | undefined, body: unknown) {
+    const u = new URL(req.url ?? '/', 'http://localhost');
+    const m = u.pathname.match(/^\/repos\/([^/]+)\/([^/]+)\/(.+)$/);
+    if (!token || (!writeTokens.has(token) && !readTokens.has(token)))
+      throw new HttpError(401, 'Bad credentials');
+    if (!m || m[1] !== state.owner || m[2] !== state.repo) throw new HttpError(404, 'Not Found');
+    const rest = m[3];
+    const method = req.method ?? 'GET';
+    if (method !== 'GET' && !writeTokens.has(token)) {
+      throw new HttpError(403, 'Resource not accessible by integration');
+    }
+    const pullFiles = method === 'GET' ? rest.match(/^pulls\/(\d+)\/files$/) : null;
+    const compare = method === 'GET' ? rest.match(/^compare\/(.+)\.\.\.(.+)$/) : null;
+    const issueComments = rest.match(/^issues\/(\d+)\/comments$/);
+    const oneComment = method === 'PATCH' ? rest.match(/^issues\/comments\/(\d+)$/) : null;
+    if (pullFiles) {
+      const r = pullFiles;
+      const pull = state.pulls.get(Number(r[1]));
+      if (!pull) throw new HttpError(404, 'Not Found');
+      let files = pull.files;
+      if (!files && opts.gitDir && pull.base && pull.head)
+        files = await gitFiles(opts.gitDir, pull.base, pull.head);
+      return page(res, u.pathname, u.searchParams, (files ?? []).slice(0, cap));
+    }
+    if (compare) {
+      const r = compare;
+      const [base, head] = [decodeURIComponent(r[1]), decodeURIComponent(r[2])];
+      const seeded = state.compares.get(`${base}...${head}`);
+      if (seeded) {
+        const commits = seeded.commits ?? [];
+        return {
+          status: 'ahead',
+          ahead_by: commits.length,
+          behind_by: 0,
+          total_commits: commits.length,
+          commits,
+          files: seeded.files.slice(0, 300),
+        };
+      }
+      if (!opts.gitDir) throw new HttpError(404, 'Not Found');
+      const files = await gitFiles(opts.gitDir, base, head);
+      const count = async (range: string) =>
+        Number((await run('git', ['rev-list', '--count', range], { cwd: opts.gitDir })).stdout.trim());
+      const [ahead, behind] = [await count(`${base}..${head}`), await count(`${head}..${base}`)];
+      const shas = (
+        await run('git', ['rev-list', '--reverse', `${base}..${head}`], { cwd: opts.gitDir })
+      ).stdout
+        .split('\n')
+        .filter(Boolean);
+      const status = ahead && behind ? 'diverged' : ahead ? 'ahead' : behind ? 'behind' : 'identical';
+      return {
+        status,
+        ahead_by: ahead,
+        behind_by: behind,
+        total_commits: ahead,
+        commits: shas.map((sha) => ({ sha })),
+        files: files.slice(0, 300),
+      };
+    }
+    if (issueComments) {
+      const r = issueComments;
+      const issue = Number(r[1]);
+      if (method === 'GET') return page(res, u.pathname, u.searchParams, state.comments.get(issue) ?? []);
+      if (method === 'POST') {
+        const text = (body as { body?: unknown } | undefined)?.body;
+        if (typeof text !== 'string' || !text) throw new HttpError(422, 'Validation Failed: body is missing');
+        if (text.length > 65536)
+          throw new HttpError(422, 'Validation Failed: body is too long (maximum is 65536 characters)');
+        res.statusCode = 201;
+        return makeComment(issue, text);
+      }
+    }
+    if (oneComment) {
+      const r = oneComment;
+      const id = Number(r[1]);
+      const c = [...state.comments.values()].flat().find((x) => x.id === id);
+      if (!c) throw new HttpError(404, 'Not Found');
+      const text = (body as { body?: unknown } | undefined)?.body;
+      if (typeof text !== 'string' || !text) throw new HttpError(422, 'Validation Failed: body is missing');
+      c.body = text;
+      c.updated_at = new Date().toISOString();
+      return c;
+    }
+    throw new HttpError(404, 'Not Found');
+  }
+
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', async () => {
+      const u = new URL(req.url ?? '/', 'http://localhost');
+      const auth = req.headers.authorization ?? '';
+      const token = auth.match(/^(?:token|bearer)\s+(\S+)$/i)?.[1];
+      const raw = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      const record: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: u.pathname,
+        query: Object.fromEntries(u.searchParams),
+        token,
+        status: 0,
+      };
+      requests.push(record);
+      let out: unknown;
+      try {
+        if (raw) {
+          try {
+            body = JSON.parse(raw);
+          } catch {
+            throw new HttpError(400, 'Problems parsing JSON');
+          }
+          record.body = body;
+        }
+        out = await route(req, res, token, body);
+        if (res.statusCode === 200 || res.statusCode === 201) record.status = res.statusCode;
+      } catch (err) {
+        const status = err instanceof HttpError ? err.status : 500;
+        res.statusCode = status;
+        record.status = status;
+        out = {
+          message: err instanceof Error ? err.message : String(err),
+          documentation_url: 'https://docs.github.com/rest',
+          status: String(status),
+        };
+      }
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      res.end(JSON.stringify(out));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    state,
+    requests,
+    writeToken: [...writeTokens][0],
+    readToken: [...readTokens][0],
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
