@@ -52,6 +52,7 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
     await ensureInventoryNamespace(req);
     lock = await acquireInventoryLock(req.client, req.inventory, {
       timeoutMs: req.options.lockTimeoutMs,
+      leaseSeconds: req.options.lockLeaseSeconds,
       onWait: (holder) =>
         req.onProgress?.(`waiting for another run of this package to finish (lock held by ${holder})`),
     });

@@ -21,6 +21,8 @@ export interface RunOptions {
   concurrency: number;
   /** How long to wait for another run of the same package to finish. */
   lockTimeoutMs: number;
+  /** How long the lock outlives a run that died without releasing it. */
+  lockLeaseSeconds: number;
   /** Stop after the first failed wave instead of applying independent waves (kapp's exit-early-on-apply-error). */
   exitEarly: boolean;
 }
@@ -41,6 +43,7 @@ export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptio
     installResourceGroup: true,
     concurrency: Defaults.applyConcurrency,
     lockTimeoutMs: 10 * 60_000,
+    lockLeaseSeconds: 30,
     exitEarly: false,
     ...overrides,
   };
