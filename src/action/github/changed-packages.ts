@@ -76,21 +76,25 @@ export async function changedPackages(
   }
 
   const present = new Set<string>();
-  const gone: string[] = [];
+  /** Files gone from the checkout that no unit in it claims, with the note locateFile gave (if any). */
+  const gone = new Map<string, string | undefined>();
   const paths = new Set(changeSet.files.flatMap((f) => (f.previous ? [f.path, f.previous] : [f.path])));
   for (const file of paths) {
     try {
       const loc = await locateFile(repoRoot, file);
       if (loc.unit) present.add(loc.unit);
+      else if (!(await exists(path.join(repoRoot, file)))) gone.set(file, loc.note);
       else if (loc.note) notes.push(loc.note);
-      else if (!loc.package && !(await exists(path.join(repoRoot, file)))) gone.push(file);
     } catch (err) {
       if (!(err instanceof PackageFailure)) throw err;
       warnings.push(`${file}: ${err.errors.map(formatPackageError).join('; ')}`);
     }
   }
 
-  const removed = gone.length ? await removedUnits(repoRoot, changeSet.base, gone, opts, warnings) : [];
+  const { units: removed, explained } = gone.size
+    ? await removedUnits(repoRoot, changeSet.base, [...gone.keys()], opts, warnings)
+    : { units: [], explained: new Set<string>() };
+  for (const [file, note] of gone) if (note && !explained.has(file)) notes.push(note);
   for (const unit of [...removed]) {
     const moved = await movedTo(repoRoot, changeSet.base ?? '', unit, [...present], opts);
     if (moved) {
@@ -108,24 +112,29 @@ export async function changedPackages(
   return { units, notes: [...new Set(notes)], warnings };
 }
 
-/** Units at `base` that held some of the `gone` files and whose directory has no Kptfile in the checkout. */
+/**
+ * Units at `base` that held some of the `gone` files and whose directory has no Kptfile in the checkout,
+ * and the files they explain.
+ */
 async function removedUnits(
   repoRoot: string,
   base: string | undefined,
   gone: readonly string[],
   opts: FetchOptions,
   warnings: string[],
-): Promise<string[]> {
+): Promise<{ units: string[]; explained: Set<string> }> {
+  const units = new Set<string>();
+  const explained = new Set<string>();
   if (!base) {
     warnings.push(
       `the change set names no base commit, so deleted packages cannot be found (${gone[0]}, ...)`,
     );
-    return [];
+    return { units: [], explained };
   }
   const fetched = await ensureCommits(repoRoot, [base], opts);
   if (!fetched.ok) {
     warnings.push(`cannot read the base commit to find deleted packages: ${fetched.error}`);
-    return [];
+    return { units: [], explained };
   }
   const basePackages = await packageDirsAtCommit(repoRoot, base);
   const roots = new Set<string>();
@@ -133,14 +142,16 @@ async function removedUnits(
     const top = ancestorsOf(file).find((d) => basePackages.has(d));
     if (top) roots.add(top);
   }
-  if (roots.size === 0) return [];
+  if (roots.size === 0) return { units: [], explained };
   const baseUnits = await unitsAtCommit(repoRoot, base, [...roots], opts);
-  const result = new Set<string>();
   for (const file of gone) {
     const unit = baseUnits.find((u) => isWithin(u.dir, file));
-    if (unit && !(await exists(path.join(repoRoot, unit.dir, 'Kptfile')))) result.add(unit.dir);
+    if (unit && !(await exists(path.join(repoRoot, unit.dir, 'Kptfile')))) {
+      units.add(unit.dir);
+      explained.add(file);
+    }
   }
-  return [...result];
+  return { units: [...units], explained };
 }
 
 /** The changed unit that now holds the inventory `unit` had at `base`: the package moved, it was not deleted. */

@@ -7,6 +7,9 @@ export interface GitResult {
   stderr: string;
 }
 
+/** Git's multi-line messages as one log line. */
+const oneLine = (text: string) => text.trim().replace(/\s*\n\s*/g, '; ');
+
 /** A failed git command, with the command line and git's own message so the log says what to fix. */
 export class GitError extends Error {
   constructor(
@@ -15,7 +18,7 @@ export class GitError extends Error {
     readonly repoDir: string,
   ) {
     super(
-      `git ${args.join(' ')} failed in ${repoDir} (exit ${result.code}): ${result.stderr.trim() || result.stdout.trim() || 'no output'}`,
+      `git ${args.join(' ')} failed in ${repoDir} (exit ${result.code}): ${oneLine(result.stderr) || oneLine(result.stdout) || 'no output'}`,
     );
     this.name = 'GitError';
   }
@@ -107,7 +110,7 @@ export async function ensureCommits(
       return {
         ok: false,
         fetched: [],
-        error: `git ${args.join(' ')} did not bring ${sha}: ${r.stderr.trim() || `exit ${r.code}`}`,
+        error: `could not fetch commit ${sha} from ${opts.remote ?? 'origin'} (git ${args.join(' ')}: ${oneLine(r.stderr) || `exit ${r.code}`})`,
       };
     }
   }
