@@ -143,6 +143,18 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
   };
   const requests: RecordedRequest[] = [];
   let url = '';
+  /** A diff per base...head: every page of a 3,000-file list would otherwise run git again. */
+  const diffs = new Map<string, Promise<ServerFile[]>>();
+  const cachedGitFiles = (gitDir: string, base: string, head: string) => {
+    const key = `${base}...${head}`;
+    let files = diffs.get(key);
+    if (!files) {
+      files = gitFiles(gitDir, base, head);
+      diffs.set(key, files);
+      files.catch(() => diffs.delete(key));
+    }
+    return files;
+  };
 
   const makeComment = (issue: number, body: string, login = botLogin, type: 'Bot' | 'User' = 'Bot') => {
     const id = state.nextCommentId++;
@@ -206,7 +218,7 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
       if (!pull) throw new HttpError(404, 'Not Found');
       let files = pull.files;
       if (!files && opts.gitDir && pull.base && pull.head)
-        files = await gitFiles(opts.gitDir, pull.base, pull.head);
+        files = await cachedGitFiles(opts.gitDir, pull.base, pull.head);
       return page(res, u.pathname, u.searchParams, (files ?? []).slice(0, cap));
     }
     if (compare) {
@@ -225,7 +237,7 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
         };
       }
       if (!opts.gitDir) throw new HttpError(404, 'Not Found');
-      const files = await gitFiles(opts.gitDir, base, head);
+      const files = await cachedGitFiles(opts.gitDir, base, head);
       const count = async (range: string) =>
         Number((await run('git', ['rev-list', '--count', range], { cwd: opts.gitDir })).stdout.trim());
       const [ahead, behind] = [await count(`${base}..${head}`), await count(`${head}..${base}`)];

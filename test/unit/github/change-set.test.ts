@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
+  changeSetForEvent,
   LIST_FILES_CAP,
   pullRequestChangeSet,
   pushChangeSet,
 } from '../../../src/action/github/change-set.js';
 import { fromApiFile, parseNameStatus } from '../../../src/action/github/changed-file.js';
+import type { EventContext } from '../../../src/action/github/event.js';
 import { hasCommit, isShallow } from '../../../src/action/github/git.js';
 import { createOctokit } from '../../../src/action/github/octokit.js';
 import { type GitHubServer, startGitHubServer } from '../../support/github-server.js';
@@ -62,12 +64,11 @@ describe('pullRequestChangeSet', () => {
     const base = box.commit({ 'deploy/app/cm.yaml': 'a: 1\n', 'deploy/old.yaml': 'x: 1\n' });
     box.push();
     sh(box.work, 'checkout', '--quiet', '-b', 'feature');
-    const many: Record<string, string> = { 'deploy/old.yaml': '' };
-    for (let i = 0; i < 3100; i++) many[`bulk/f${String(i).padStart(4, '0')}.yaml`] = `i: ${i}\n`;
-    box.commit(many);
     sh(box.work, 'mv', 'deploy/app/cm.yaml', 'deploy/app/config.yaml');
     box.commit({ 'deploy/old.yaml': null });
-    const head = sh(box.work, 'rev-parse', 'HEAD');
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 3100; i++) many[`bulk/f${String(i).padStart(4, '0')}.yaml`] = `i: ${i}\n`;
+    const head = box.bulkCommit(many);
     box.push('HEAD:refs/heads/feature');
     const checkout = box.shallowClone('main');
     expect(await hasCommit(checkout, head)).toBe(false);
@@ -209,6 +210,52 @@ describe('pushChangeSet', () => {
     expect(created.notes[0]).toMatch(/created the branch/);
     const deleted = await pushChangeSet({ before: 'a'.repeat(40), after: ZERO, repoDir: '/nonexistent' });
     expect(deleted).toMatchObject({ all: false, files: [] });
+  });
+});
+
+describe('changeSetForEvent', () => {
+  const ctx = (over: Partial<EventContext>): EventContext => ({
+    name: 'pull_request',
+    owner: 'octo-org',
+    repo: 'deploy',
+    sha: '',
+    ref: '',
+    runUrl: '',
+    serverUrl: '',
+    apiUrl: '',
+    ...over,
+  });
+
+  it('without a token, reads a pull request from git (three-dot, after deepening a depth-1 checkout)', async () => {
+    box = makeSandbox();
+    box.commit({ 'a.yaml': 'a: 1\n' });
+    const base = box.commit({ 'b.yaml': 'b: 1\n' });
+    box.push();
+    sh(box.work, 'checkout', '--quiet', '-b', 'feature');
+    box.commit({ 'c.yaml': 'c: 1\n' });
+    const head = box.commit({ 'a.yaml': 'a: 2\n' });
+    box.push('HEAD:refs/heads/feature');
+    sh(box.work, 'checkout', '--quiet', 'main');
+    box.commit({ 'main-only.yaml': 'm: 1\n' }); // on base after branching: not part of the PR
+    box.push();
+    const checkout = box.shallowClone('main');
+    const cs = await changeSetForEvent(
+      ctx({ pullRequest: { number: 1, baseSha: base, headSha: head, headRepoFork: true } }),
+      { repoDir: checkout },
+    );
+    expect(cs).toMatchObject({ all: false, source: 'git', base, head });
+    expect(sorted(cs.files)).toEqual([
+      { path: 'a.yaml', status: 'modified' },
+      { path: 'c.yaml', status: 'added' },
+    ]);
+  });
+
+  it('counts every package for an event that names no change', async () => {
+    const cs = await changeSetForEvent(ctx({ name: 'workflow_dispatch', sha: 'd'.repeat(40) }), {
+      repoDir: '/nonexistent',
+    });
+    expect(cs).toMatchObject({ all: true, files: [], head: 'd'.repeat(40) });
+    expect(cs.notes[0]).toMatch(/a workflow_dispatch event names no change/);
   });
 });
 
