@@ -40,7 +40,13 @@ export function createRestClient(server: string, token: string): RestClient {
             path,
             method,
             agent,
-            headers: payload ? { ...headers, 'Content-Type': contentType } : headers,
+            headers: payload
+              ? {
+                  ...headers,
+                  'Content-Type': contentType,
+                  'Content-Length': String(Buffer.byteLength(payload)),
+                }
+              : headers,
           },
           (res) => {
             const chunks: Buffer[] = [];

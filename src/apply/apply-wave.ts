@@ -34,7 +34,7 @@ export async function applyWave(
       if (skip) return { status: 'Skipped' as const, error: skip };
       try {
         const manifest = state.manifests.get(key)!;
-        const info = await state.client.resolve(manifest.apiVersion, manifest.kind);
+        const info = await resolveNewKind(state, manifest.apiVersion, manifest.kind);
         const res = await applyObject(state.client, manifest, state.live.get(key), {
           fieldManager: state.options.fieldManager,
           force: state.options.forceConflicts,
@@ -83,4 +83,21 @@ export function waitDisabled(state: RunState, id: ObjectId): boolean {
   const a = state.manifests.get(idKey(id))?.metadata.annotations ?? {};
   const v = a[Annotations.KappDisableWait];
   return v !== undefined && v !== 'false';
+}
+
+/**
+ * Discovery for a kind whose CRD this run just established can lag for a moment: look again (refreshing
+ * discovery) for up to 15 s before the apply reports the kind as unknown.
+ */
+async function resolveNewKind(state: RunState, apiVersion: string, kind: string) {
+  const deadline = Date.now() + 15_000;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
+    const info = await state.client.resolve(apiVersion, kind);
+    const crdApplied = [...state.applied.keys()].some((k) =>
+      k.endsWith('_apiextensions.k8s.io_CustomResourceDefinition'),
+    );
+    if (info || !crdApplied || Date.now() > deadline) return info;
+    await new Promise((r) => setTimeout(r, delay));
+    state.client.resetDiscovery();
+  }
 }

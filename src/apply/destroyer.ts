@@ -23,7 +23,10 @@ export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
   let lock: InventoryLock | undefined;
   let state: RunState | undefined;
   try {
-    lock = await acquireInventoryLock(req.client, req.inventory, { timeoutMs: req.options.lockTimeoutMs, leaseSeconds: req.options.lockLeaseSeconds });
+    lock = await acquireInventoryLock(req.client, req.inventory, {
+      timeoutMs: req.options.lockTimeoutMs,
+      leaseSeconds: req.options.lockLeaseSeconds,
+    });
     const cluster = await readClusterInventory(req.client, req.inventory);
     if (!cluster) return { outcome: 'success', objects: [], durationMs: Date.now() - startedAt };
     const previous = new Map<string, ObjectId>(cluster.ids.map((id) => [idKey(id), id]));

@@ -70,7 +70,9 @@ export function parseRef(text: string, index = 0): ObjectId {
   if (parts.length === 3) return { group: parts[0], kind: parts[1], namespace: '', name: parts[2] };
   if (parts.length === 5) {
     if (parts[1] !== 'namespaces') {
-      throw new Error(`failed to parse object reference (index: ${index}): missing "namespaces" field: "${ref}"`);
+      throw new Error(
+        `failed to parse object reference (index: ${index}): missing "namespaces" field: "${ref}"`,
+      );
     }
     return { group: parts[0], namespace: parts[2], kind: parts[3], name: parts[4] };
   }

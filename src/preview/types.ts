@@ -1,7 +1,15 @@
 import type { ObjectId } from '../plan/object-id.js';
 
 /** What preview says will happen to one object. Apply must do exactly this. */
-export type PreviewAction = 'create' | 'configure' | 'unchanged' | 'prune' | 'skip' | 'error' | 'replace' | 'orphan';
+export type PreviewAction =
+  | 'create'
+  | 'configure'
+  | 'unchanged'
+  | 'prune'
+  | 'skip'
+  | 'error'
+  | 'replace'
+  | 'orphan';
 
 export const PreviewActions: readonly PreviewAction[] = [
   'create',

@@ -13,11 +13,19 @@ type Obj = Record<string, any>;
 const child = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../support/apply-child.ts');
 
 /** Runs the apply in a child process and SIGKILLs it once `killWhen` matches an event. */
-function applyAndKill(pkg: { repo: string; rel: string }, ns: string, killWhen: (e: Obj, seen: Obj[]) => boolean) {
+function applyAndKill(
+  pkg: { repo: string; rel: string },
+  ns: string,
+  killWhen: (e: Obj, seen: Obj[]) => boolean,
+) {
   return new Promise<{ killed: boolean; seen: Obj[] }>((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, controlPlane().kubeconfigPath, pkg.repo, pkg.rel, ns], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--import', 'tsx', child, controlPlane().kubeconfigPath, pkg.repo, pkg.rel, ns],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     const seen: Obj[] = [];
     let buf = '';
     let killed = false;
@@ -51,22 +59,35 @@ describe('crash safety (SIGKILL mid-run)', () => {
 
   /** Every object carrying our owning-inventory annotation is listed in the ResourceGroup. */
   async function assertInventoryCoversOwned(ns: string, inv: { name: string; id: string }) {
-    const rg = await api.request<Obj>('GET', `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${inv.name}`);
+    const rg = await api.request<Obj>(
+      'GET',
+      `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${inv.name}`,
+    );
     const listed = new Set((rg.body.spec?.resources ?? []).map((r: Obj) => `${r.kind}/${r.name}`));
     const cms = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/configmaps`);
-    const owned = cms.body.items.filter((c: Obj) => c.metadata.annotations?.['config.k8s.io/owning-inventory'] === inv.id);
+    const owned = cms.body.items.filter(
+      (c: Obj) => c.metadata.annotations?.['config.k8s.io/owning-inventory'] === inv.id,
+    );
     for (const c of owned) expect(listed.has(`ConfigMap/${c.metadata.name}`)).toBe(true);
     return { listed, owned: owned.map((c: Obj) => c.metadata.name as string) };
   }
 
   it('after a kill part-way through wave 2, a re-run leaves the cluster equal to the package and the inventory complete', async () => {
     const ns = await createNamespace(api, 'crash');
-    await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'not-ours' } });
+    await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'not-ours' },
+    });
     const files: Record<string, string> = { 'base.yaml': cm('base') };
     for (let i = 0; i < 12; i++) files[`w2-${i}.yaml`] = cm(`w2-${i}`, `/namespaces/${ns}/ConfigMap/base`);
     const pkg = inlinePackage(ns, files);
 
-    const run = await applyAndKill(pkg, ns, (e) => e.type === 'apply' && e.group === 'apply-1' && e.id.name === 'w2-4');
+    const run = await applyAndKill(
+      pkg,
+      ns,
+      (e) => e.type === 'apply' && e.group === 'apply-1' && e.id.name === 'w2-4',
+    );
     expect(run.killed).toBe(true);
     const partial = await assertInventoryCoversOwned(ns, pkg.inventory);
     expect(partial.owned.length).toBeGreaterThanOrEqual(6);
@@ -81,7 +102,11 @@ describe('crash safety (SIGKILL mid-run)', () => {
 
   it('after a kill right after the first prune DELETE, a re-run finishes the prune and deletes nothing else', async () => {
     const ns = await createNamespace(api, 'crashprune');
-    await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'not-ours' } });
+    await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'not-ours' },
+    });
     const files: Record<string, string> = {};
     for (let i = 0; i < 8; i++) files[`cm-${i}.yaml`] = cm(`cm-${i}`);
     const pkg = inlinePackage(ns, files);

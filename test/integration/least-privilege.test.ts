@@ -60,9 +60,20 @@ describe('a namespace-scoped user (Role only)', () => {
 
   it('can apply, wait for, and prune a namespaced package', async () => {
     const ns = await createNamespace(api, 'rbac');
-    await grantRole(api, ns, [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'] }]);
+    await grantRole(api, ns, [
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
+      },
+    ]);
     const pkg = inlinePackage(ns, { 'web.yaml': deployment, 'a.yaml': cm('a'), 'b.yaml': cm('b') });
-    await eventually(async () => ((await api.request('GET', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles/deployer`)).status === 200 ? true : undefined));
+    await eventually(async () =>
+      (await api.request('GET', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles/deployer`))
+        .status === 200
+        ? true
+        : undefined,
+    );
     const first = await runPkg(restricted, pkg, 'apply', {}, ns);
     expect(first.result.error).toBeUndefined();
     expect(first.result.exitCode).toBe(0);
@@ -80,7 +91,11 @@ describe('a namespace-scoped user (Role only)', () => {
     const ns = await createNamespace(api, 'rbacdestroy');
     // may delete only ConfigMap "deletable": deleting "protected" is forbidden
     await grantRole(api, ns, [
-      { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'] },
+      {
+        apiGroups: [''],
+        resources: ['configmaps'],
+        verbs: ['get', 'list', 'watch', 'create', 'update', 'patch'],
+      },
       { apiGroups: [''], resources: ['configmaps'], verbs: ['delete'], resourceNames: ['deletable'] },
     ]);
     const pkg = inlinePackage(ns, { 'a.yaml': cm('deletable'), 'b.yaml': cm('protected') });
@@ -91,7 +106,10 @@ describe('a namespace-scoped user (Role only)', () => {
     const failed = destroyed.events.find((e) => e.type === 'delete' && e.status === 'Failed');
     expect(failed?.type === 'delete' && failed.id.name).toBe('protected');
     expect(failed?.type === 'delete' && failed.error).toMatch(/forbidden/);
-    const rg = await api.request<Obj>('GET', `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${pkg.inventory.name}`);
+    const rg = await api.request<Obj>(
+      'GET',
+      `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${pkg.inventory.name}`,
+    );
     expect(rg.status).toBe(200);
     expect(rg.body.spec.resources.map((r: Obj) => r.name)).toEqual(['protected']);
     expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/deletable`)).status).toBe(404);
