@@ -1,11 +1,166 @@
 import * as core from '@actions/core';
+import { collectSecretValues } from '../preview/redact.js';
+import { previewMarker, renderPreviewMarkdown } from '../report/preview-markdown.js';
+import { type PackageRunResult, runPackage } from '../run/run-package.js';
+import { connectCluster } from './cluster-access.js';
+import {
+  createOctokit,
+  type EventContext,
+  type GitHubClient,
+  isDefaultBranchPush,
+  readEventContext,
+  upsertPreviewComment,
+} from './github/index.js';
+import { type ActionInputs, parseInputs } from './inputs.js';
+import { runRemovedPackage } from './removed-package.js';
+import { eventLogger, reportPackage } from './report-package.js';
+import { packageResultJson, totals } from './result-json.js';
+import { selectPackages } from './select-packages.js';
 
-/** The action's entry: parse inputs → run the engine per package → report → outputs. */
+/** The action: inputs → which packages → run each (preview / apply / destroy / status) → report → outputs. */
 export async function run(): Promise<void> {
+  const abort = new AbortController();
+  const onSignal = (sig: string) => {
+    core.warning(`received ${sig}: not starting new work; saving the inventory before exiting`);
+    abort.abort();
+  };
+  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
   try {
-    const mode = core.getInput('mode') || 'auto';
-    core.info(`kpt-live-action: mode ${mode}`);
+    const inputs = parseInputs();
+    const ctx = await readEventContext();
+    const repoRoot = process.env.GITHUB_WORKSPACE || process.cwd();
+    const mode = resolveMode(inputs, ctx);
+    const octokit = inputs.githubToken
+      ? createOctokit(inputs.githubToken, { baseUrl: ctx.apiUrl })
+      : undefined;
+    const units = await selectPackages(repoRoot, inputs.packages, ctx, octokit);
+    core.setOutput('packages', JSON.stringify(units.map((u) => u.path)));
+    if (mode === 'resolve') {
+      core.info(`packages: ${units.map((u) => u.path).join(', ') || '(none)'}`);
+      return;
+    }
+    if (units.length === 0) {
+      core.info('no kpt package with inventory info is touched by this change: nothing to do');
+      setOutputs([]);
+      return;
+    }
+    const conn = await connectCluster(inputs.kubeconfig, inputs.context);
+    const results: PackageRunResult[] = [];
+    try {
+      for (const unit of units) {
+        if (abort.signal.aborted) break;
+        let secrets: string[] = [];
+        const emit = eventLogger(() => secrets);
+        core.startGroup(`${mode} ${unit.path}`);
+        let result: PackageRunResult;
+        if (unit.removed && (mode === 'preview' || mode === 'apply')) {
+          result = await runRemovedPackage(conn.client, unit, mode, {
+            repoRoot,
+            options: inputs.run,
+            destroyRemovedPackages: inputs.destroyRemovedPackages,
+            emit,
+          });
+        } else {
+          result = await runPackage(conn.client, unit.path, mode, {
+            repoRoot,
+            defaultNamespace: inputs.namespace || conn.access.namespace,
+            options: inputs.run,
+            emit,
+            onPrepared: (p) => {
+              secrets = collectSecretValues(p.objects.map((o) => o.object));
+            },
+            signal: abort.signal,
+            onProgress: (line) => core.info(line),
+            previewContext: {
+              cluster: conn.access.clusterName,
+              commit: ctx.pullRequest?.headSha ?? ctx.sha,
+              targetBranch: ctx.defaultBranch,
+              runUrl: ctx.runUrl,
+            },
+          });
+        }
+        core.endGroup();
+        const summary = reportPackage(result, secrets);
+        await core.summary.addRaw(summary, true).write();
+        if (result.preview && mode === 'preview') await comment(inputs, ctx, octokit, result);
+        results.push(result);
+      }
+    } finally {
+      conn.client.close();
+    }
+    setOutputs(results);
+    const bad = results.filter((r) => r.outcome !== 'success');
+    if (abort.signal.aborted) core.setFailed('cancelled: stopped starting new work; the inventory was saved');
+    else if (bad.length > 0) {
+      core.setFailed(bad.map((r) => `${r.path}: ${r.error ?? describeFailure(r)}`).join('\n'));
+    }
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : String(err));
   }
+}
+
+function resolveMode(inputs: ActionInputs, ctx: EventContext): Exclude<ActionInputs['mode'], 'auto'> {
+  if (inputs.mode !== 'auto') return inputs.mode;
+  if (ctx.pullRequest) return 'preview';
+  if (isDefaultBranchPush(ctx)) return 'apply';
+  core.info(`mode auto on ${ctx.name} (${ctx.ref}): previewing; only a push to the default branch applies`);
+  return 'preview';
+}
+
+function describeFailure(r: PackageRunResult): string {
+  const objects = r.run?.objects ?? [];
+  const failed = objects.filter(
+    (o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout',
+  );
+  if (failed.length > 0) {
+    return failed
+      .map(
+        (o) =>
+          `${o.id.kind}/${o.id.name} ${o.reconcile === 'Timeout' ? 'timed out' : 'failed'}: ${o.message ?? ''}`,
+      )
+      .join('; ');
+  }
+  if (r.preview) return `${r.preview.summary.error} object(s) rejected by the server`;
+  return 'failed';
+}
+
+async function comment(
+  inputs: ActionInputs,
+  ctx: EventContext,
+  octokit: GitHubClient | undefined,
+  r: PackageRunResult,
+) {
+  if (!inputs.comment || !ctx.pullRequest) return;
+  if (!octokit) {
+    core.notice('no github-token: skipping the PR comment (the job summary has the preview)');
+    return;
+  }
+  const marker = previewMarker(r.path);
+  const body = renderPreviewMarkdown(r.preview!);
+  try {
+    const res = await upsertPreviewComment(octokit, {
+      owner: ctx.owner,
+      repo: ctx.repo,
+      issueNumber: ctx.pullRequest.number,
+      marker,
+      body,
+    });
+    if (res.action === 'skipped')
+      core.notice(`PR comment skipped: ${res.reason} (the job summary has the preview)`);
+    else core.info(`PR comment ${res.action}${res.url ? `: ${res.url}` : ''}`);
+  } catch (err) {
+    core.warning(`could not write the PR comment: ${(err as Error).message}`);
+  }
+}
+
+function setOutputs(results: PackageRunResult[]) {
+  const json = results.map(packageResultJson);
+  const t = totals(json);
+  core.setOutput('created', String(t.created));
+  core.setOutput('configured', String(t.configured));
+  core.setOutput('unchanged', String(t.unchanged));
+  core.setOutput('pruned', String(t.pruned));
+  core.setOutput('failed', String(t.failed));
+  core.setOutput('result', JSON.stringify({ packages: json }));
 }

@@ -4,7 +4,7 @@ import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { exitCodeOf, type RunResult } from '../apply/run-result.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { PackageFailure } from '../package/package-error.js';
+import { type PackageError, PackageFailure } from '../package/package-error.js';
 import { computePreview } from '../preview/compute-preview.js';
 import type { PreviewDocument } from '../preview/types.js';
 import { type ObjectStatus, readPackageStatus } from './package-status.js';
@@ -23,6 +23,8 @@ export interface PackageRunResult {
   preview?: PreviewDocument;
   run?: RunResult;
   status?: ObjectStatus[];
+  /** Package problems (invalid YAML, unknown kinds, ...), each with file and line, when the package was refused. */
+  packageErrors?: PackageError[];
   /** The contract's exit code: 0 ok, 1 fatal error, 3 objects failed or timed out. */
   exitCode: 0 | 1 | 3;
 }
@@ -35,6 +37,8 @@ export interface RunPackageOptions {
   signal?: AbortSignal;
   onProgress?: ApplyRequest['onProgress'];
   previewContext?: Partial<PreviewDocument['context']>;
+  /** Called once the package is loaded and valid, before anything runs (e.g. to learn its Secret values). */
+  onPrepared?: (prepared: PreparedPackage) => void;
 }
 
 /** load → plan → execute for one deployable unit in one mode; never throws for package or cluster problems. */
@@ -51,6 +55,7 @@ export async function runPackage(
       defaultNamespace: o.defaultNamespace,
     });
     result.prepared = prepared;
+    o.onPrepared?.(prepared);
     result.path = prepared.dir;
     result.notices = prepared.notices;
     const inventory = prepared.inventory;
@@ -93,7 +98,8 @@ export async function runPackage(
     return result;
   } catch (err) {
     result.outcome = 'error';
-    result.error = err instanceof PackageFailure ? err.message : (err as Error).message;
+    result.error = (err as Error).message;
+    if (err instanceof PackageFailure) result.packageErrors = err.errors;
     result.exitCode = 1;
     return result;
   }

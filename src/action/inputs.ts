@@ -1,0 +1,95 @@
+import * as core from '@actions/core';
+import { defaultRunOptions, type RunOptions } from '../apply/run-options.js';
+import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
+import { parseDuration } from '../common/duration.js';
+
+export type ActionMode = 'auto' | 'preview' | 'apply' | 'destroy' | 'status' | 'resolve';
+
+/** Every input, parsed and validated up front (the only file that reads `core.getInput`). */
+export interface ActionInputs {
+  mode: ActionMode;
+  packages: string[];
+  kubeconfig: string;
+  context: string;
+  namespace: string;
+  run: RunOptions;
+  destroyRemovedPackages: boolean;
+  comment: boolean;
+  githubToken: string;
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if ((allowed as readonly string[]).includes(value)) return value as T;
+  throw new Error(`Invalid input '${name}': "${value}" (accepted: ${allowed.join(', ')})`);
+}
+
+function bool(name: string, fallback: boolean): boolean {
+  const v = core.getInput(name).trim();
+  if (v === '') return fallback;
+  if (['true', 'True', 'TRUE'].includes(v)) return true;
+  if (['false', 'False', 'FALSE'].includes(v)) return false;
+  throw new Error(`Invalid input '${name}': "${v}" (accepted: true, false)`);
+}
+
+function duration(name: string, fallback: string): number {
+  const v = core.getInput(name).trim() || fallback;
+  const ms = parseDuration(v);
+  if (ms === undefined)
+    throw new Error(
+      `Invalid input '${name}': "${v}" (expected a duration like 90s, 5m, 1h30m, or 0 for no limit)`,
+    );
+  return ms;
+}
+
+export function parseInputs(): ActionInputs {
+  const mode = oneOf('mode', core.getInput('mode').trim() || 'auto', [
+    'auto',
+    'preview',
+    'apply',
+    'destroy',
+    'status',
+    'resolve',
+  ] as const);
+  const wfc = core.getInput('wait-for-controller').trim();
+  const waitForControllerMs = wfc === '' || wfc === 'false' ? 0 : parseDuration(wfc);
+  if (waitForControllerMs === undefined) {
+    throw new Error(
+      `Invalid input 'wait-for-controller': "${wfc}" (expected a grace period like 15s, or empty for off)`,
+    );
+  }
+  const run = defaultRunOptions({
+    fieldManager: core.getInput('field-manager').trim() || 'kpt-live-action',
+    forceConflicts: bool('force-conflicts', false),
+    reconcileTimeoutMs: duration('reconcile-timeout', '5m'),
+    prune: bool('prune', true),
+    prunePropagationPolicy: oneOf<PropagationPolicy>(
+      'prune-propagation-policy',
+      core.getInput('prune-propagation-policy').trim() || 'Background',
+      ['Background', 'Foreground', 'Orphan'],
+    ),
+    pruneTimeoutMs: duration('prune-timeout', '5m'),
+    inventoryPolicy: oneOf<InventoryPolicy>(
+      'inventory-policy',
+      core.getInput('inventory-policy').trim() || 'strict',
+      ['strict', 'adopt', 'force-adopt'],
+    ),
+    wait: bool('wait', true),
+    waitForJobs: bool('wait-for-jobs', false),
+    waitForControllerMs,
+    allowEmptyPrune: bool('allow-empty-prune', false),
+  });
+  return {
+    mode,
+    packages: core
+      .getMultilineInput('packages')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#')),
+    kubeconfig: core.getInput('kubeconfig'),
+    context: core.getInput('context').trim(),
+    namespace: core.getInput('namespace').trim(),
+    run,
+    destroyRemovedPackages: bool('destroy-removed-packages', false),
+    comment: bool('comment', true),
+    githubToken: core.getInput('github-token').trim(),
+  };
+}

@@ -1,0 +1,54 @@
+import { runDestroy } from '../apply/destroyer.js';
+import type { RunEventSink } from '../apply/events.js';
+import type { RunOptions } from '../apply/run-options.js';
+import { exitCodeOf } from '../apply/run-result.js';
+import type { ClusterClient } from '../kube/cluster-client.js';
+import { computePreview } from '../preview/compute-preview.js';
+import type { PackageRunResult } from '../run/run-package.js';
+import { readInventoryAtCommit } from './github/index.js';
+
+/**
+ * A package whose directory the change deleted: its inventory info comes from the base commit. Preview
+ * says what would be pruned; apply destroys it only when `destroy-removed-packages` allows, else fails.
+ */
+export async function runRemovedPackage(
+  client: ClusterClient,
+  unit: { path: string; baseCommit?: string },
+  mode: 'preview' | 'apply',
+  o: { repoRoot: string; options: RunOptions; destroyRemovedPackages: boolean; emit: RunEventSink },
+): Promise<PackageRunResult> {
+  const result: PackageRunResult = { path: unit.path, mode, outcome: 'success', notices: [], exitCode: 0 };
+  const fail = (error: string) => ({ ...result, outcome: 'error' as const, error, exitCode: 1 as const });
+  if (!unit.baseCommit)
+    return fail(
+      `package ${unit.path} was deleted, but the base commit to read its inventory from is unknown`,
+    );
+  const info = await readInventoryAtCommit(o.repoRoot, unit.baseCommit, unit.path);
+  if (!info.inventory)
+    return fail(
+      `package ${unit.path} was deleted; no inventory info at ${unit.baseCommit.slice(0, 7)}: nothing to prune`,
+    );
+  const inventory = info.inventory;
+  if (mode === 'preview') {
+    const doc = await computePreview({
+      client,
+      packagePath: unit.path,
+      objects: [],
+      inventory,
+      options: { ...o.options, prune: true },
+    });
+    result.preview = doc;
+    result.notices.push(
+      `package ${unit.path} is removed by this change: merging would prune ${doc.summary.prune} object(s)${o.destroyRemovedPackages ? '' : ' (only with destroy-removed-packages: true)'}`,
+    );
+    return result;
+  }
+  if (!o.destroyRemovedPackages) {
+    return fail(
+      `package ${unit.path} was deleted by this change, but its objects are still in the cluster (inventory ${inventory.namespace}/${inventory.name}). ` +
+        'Set destroy-removed-packages: true to delete them, or run mode: destroy from the previous commit.',
+    );
+  }
+  const run = await runDestroy({ client, inventory, options: o.options, emit: o.emit });
+  return { ...result, mode, run, outcome: run.outcome, error: run.error, exitCode: exitCodeOf(run) };
+}

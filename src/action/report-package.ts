@@ -1,0 +1,81 @@
+import * as core from '@actions/core';
+import type { RunEvent } from '../apply/events.js';
+import { formatPackageError } from '../package/package-error.js';
+import { shortName } from '../plan/object-id.js';
+import { scrub } from '../preview/redact.js';
+import { renderEventText } from '../report/events-text.js';
+import { renderApplyJobSummary, renderPreviewJobSummary } from '../report/job-summary.js';
+import { renderPreviewText } from '../report/preview-text.js';
+import type { PackageRunResult } from '../run/run-package.js';
+
+/** Streams engine events into the log as kpt's event lines (Secret values scrubbed). */
+export function eventLogger(secretValues: () => readonly string[]) {
+  return (event: RunEvent) => {
+    const line = renderEventText(event, { secretValues: secretValues() });
+    if (line !== undefined) core.info(line);
+  };
+}
+
+/** Job summary section, annotations at file:line, and log lines for one package's result. */
+export function reportPackage(r: PackageRunResult, secretValues: readonly string[]): string {
+  for (const n of r.notices) core.notice(n, { title: r.path });
+  for (const e of r.packageErrors ?? []) {
+    core.error(scrub(formatPackageError(e), secretValues), {
+      title: `kpt-live-action: ${r.path}`,
+      file: e.file,
+      startLine: e.line,
+    });
+  }
+  if (r.error && !r.packageErrors)
+    core.error(scrub(r.error, secretValues), { title: `kpt-live-action: ${r.path}` });
+  if (r.preview) {
+    core.info(renderPreviewText(r.preview));
+    return renderPreviewJobSummary(r.preview);
+  }
+  if (r.status) {
+    for (const s of r.status) core.info(`${shortName(s.id)} is ${s.status}: ${s.message}`);
+    const rows = r.status.map(
+      (s) => `| \`${shortName(s.id)}\` | ${s.status} | ${s.message.replaceAll('|', '\\|')} |`,
+    );
+    return [
+      `### Status · \`${r.path}\``,
+      '',
+      '| object | status | message |',
+      '|---|---|---|',
+      ...rows,
+      '',
+    ].join('\n');
+  }
+  const objects = r.run?.objects ?? [];
+  for (const o of objects) {
+    const bad = o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout';
+    if (bad) {
+      core.error(scrub(`${shortName(o.id)}: ${o.message ?? o.reconcile ?? 'failed'}`, secretValues), {
+        title: `kpt-live-action: ${shortName(o.id)} ${o.reconcile === 'Timeout' ? 'timed out' : 'failed'}`,
+        file: o.source?.file,
+        startLine: o.source?.line,
+      });
+    }
+  }
+  return renderApplyJobSummary(
+    {
+      package: r.path,
+      outcome: r.outcome === 'success' ? 'success' : 'failure',
+      durationMs: r.run?.durationMs ?? 0,
+      error: r.error,
+      objects: objects.map((o) => ({
+        id: o.id,
+        action: o.action,
+        status:
+          o.reconcile === 'Timeout'
+            ? 'Timeout'
+            : (o.status ?? (o.reconcile === 'Skipped' ? 'Skipped' : o.action)),
+        message: o.message,
+        source: o.source,
+        wave: o.wave,
+        durationMs: o.readyAfterMs,
+      })),
+    },
+    { secretValues },
+  );
+}

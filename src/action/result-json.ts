@@ -1,0 +1,77 @@
+import { countOutcomes } from '../apply/run-result.js';
+import { displayName } from '../plan/object-id.js';
+import type { PackageRunResult } from '../run/run-package.js';
+
+/** One package's entry of the action's `result` output (README: Output formats). */
+export interface PackageResultJson {
+  path: string;
+  mode: string;
+  outcome: 'success' | 'failed' | 'error';
+  error?: string;
+  summary: Record<string, number>;
+  objects: Record<string, unknown>[];
+}
+
+export function packageResultJson(r: PackageRunResult): PackageResultJson {
+  const base = { path: r.path, mode: r.mode, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) };
+  if (r.preview) {
+    return {
+      ...base,
+      summary: { ...r.preview.summary },
+      objects: r.preview.objects.map((o) => ({
+        kind: o.id.kind,
+        group: o.id.group,
+        namespace: o.id.namespace,
+        name: o.id.name,
+        action: o.action,
+        ...(o.reason ? { reason: o.reason } : {}),
+        ...(o.changes?.length ? { changes: o.changes } : {}),
+        ...(o.source ? { source: o.source } : {}),
+      })),
+    };
+  }
+  if (r.status) {
+    const summary: Record<string, number> = {};
+    for (const s of r.status) summary[s.status] = (summary[s.status] ?? 0) + 1;
+    return {
+      ...base,
+      summary,
+      objects: r.status.map((s) => ({
+        ...s.id,
+        object: displayName(s.id),
+        status: s.status,
+        message: s.message,
+      })),
+    };
+  }
+  const objects = r.run?.objects ?? [];
+  return {
+    ...base,
+    summary: countOutcomes(objects),
+    objects: objects.map((o) => ({
+      kind: o.id.kind,
+      group: o.id.group,
+      namespace: o.id.namespace,
+      name: o.id.name,
+      action: o.action,
+      ...(o.reconcile ? { reconcile: o.reconcile } : {}),
+      ...(o.status ? { status: o.status } : {}),
+      ...(o.message ? { message: o.message } : {}),
+      ...(o.source ? { source: o.source } : {}),
+    })),
+  };
+}
+
+/** Totals over packages for the `created`, `configured`, ... outputs. */
+export function totals(results: PackageResultJson[]) {
+  const t = { created: 0, configured: 0, unchanged: 0, pruned: 0, failed: 0 };
+  for (const r of results) {
+    const s = r.summary;
+    t.created += s.create ?? s.created ?? 0;
+    t.configured += s.configure ?? s.configured ?? 0;
+    t.unchanged += s.unchanged ?? 0;
+    t.pruned += s.prune ?? s.pruned ?? 0;
+    t.failed += s.error ?? s.failed ?? 0;
+  }
+  return t;
+}
