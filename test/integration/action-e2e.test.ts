@@ -5,8 +5,6 @@ import { createOriginAndClone, git } from '../support/git-repo.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
 import { runAction } from '../support/run-action.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON
-type Obj = Record<string, any>;
 const ZERO = '0'.repeat(40);
 
 /**
