@@ -10,11 +10,13 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          sequence: { groupOrder: 0 },
         },
       },
       {
         test: {
           name: 'integration',
+          sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['test/support/global-setup.ts'],

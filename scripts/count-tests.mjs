@@ -12,5 +12,7 @@ const brokenFiles = (report.testResults ?? []).filter(
   (s) => s.status === 'failed' && !(s.assertionResults ?? []).some((a) => a.status === 'failed'),
 ).length;
 const passed = report.numPassedTests ?? 0;
-const failed = (report.numFailedTests ?? 0) + brokenFiles;
+let failed = (report.numFailedTests ?? 0) + brokenFiles;
+// a run that failed outside any test (config error, unhandled error) must not read as green
+if (report.success === false && failed === 0) failed = 1;
 console.log(`tests: ${passed} passed, ${failed} failed`);
