@@ -46,16 +46,38 @@ export async function waitWave(
   state.watcher ??= new ObjectWatcher(state.client);
   await state.watcher.track(targets.map((t) => t.ref));
   await state.watcher.refresh(targets.map((t) => t.ref));
-  for (const t of targets) state.emit({ type: 'wait', group, id: t.ref, status: 'Pending' });
-
   const timeoutMs = condition === 'Current' ? state.options.reconcileTimeoutMs : state.options.pruneTimeoutMs;
-  const results = await waitForObjects(state.watcher, targets, {
+  await waitForObjects(state.watcher, targets, {
     condition,
     timeoutMs,
     signal: state.signal,
     status: { waitForJobs: state.options.waitForJobs },
     controllerGraceMs: state.options.waitForControllerMs,
     onStatus: (ref, r) => state.emit({ type: 'status', id: ref, status: r.status, message: r.message }),
+    onPending: (ref) => state.emit({ type: 'wait', group, id: ref, status: 'Pending' }),
+    onOutcome: (r) => {
+      const key = idKey(r.ref);
+      const o = outcomeFor(state, r.ref);
+      o.reconcile = r.status;
+      o.status = r.last.status;
+      if (r.status === 'Successful') {
+        o.readyAfterMs = Date.now() - state.startedAt;
+        if (condition === 'Current') o.message = r.last.message;
+      } else {
+        o.message =
+          r.status === 'Timeout'
+            ? `timed out after ${formatDuration(timeoutMs)} waiting for ${condition}: ${r.last.status}${r.last.message ? `: ${r.last.message}` : ''}`
+            : `${r.last.status}: ${r.last.message}`;
+        state.blocked.set(key, r.status === 'Failed' ? 'apply reconcile failed' : 'apply reconcile timeout');
+      }
+      state.emit({
+        type: 'wait',
+        group,
+        id: r.ref,
+        status: r.status,
+        message: r.status === 'Successful' ? undefined : o.message,
+      });
+    },
     onProgress: (pending, elapsed) =>
       onProgress?.(
         `waiting ${formatDuration(elapsed)} for ${pending.length} object(s): ` +
@@ -65,27 +87,4 @@ export async function waitWave(
             .join('; '),
       ),
   });
-  for (const r of results) {
-    const key = idKey(r.ref);
-    const o = outcomeFor(state, r.ref);
-    o.reconcile = r.status;
-    o.status = r.last.status;
-    if (r.status === 'Successful') o.readyAfterMs = Date.now() - state.startedAt;
-    if (r.status !== 'Successful') {
-      o.message =
-        r.status === 'Timeout'
-          ? `timed out after ${formatDuration(timeoutMs)} waiting for ${condition}: ${r.last.status}${r.last.message ? `: ${r.last.message}` : ''}`
-          : `${r.last.status}: ${r.last.message}`;
-      state.blocked.set(key, r.status === 'Failed' ? 'apply reconcile failed' : 'apply reconcile timeout');
-    } else if (condition === 'Current') {
-      o.message = r.last.message;
-    }
-    state.emit({
-      type: 'wait',
-      group,
-      id: r.ref,
-      status: r.status,
-      message: r.status === 'Successful' ? undefined : o.message,
-    });
-  }
 }

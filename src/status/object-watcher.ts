@@ -2,6 +2,7 @@ import type { KubeObject } from '../common/kube-object.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient, ObjectRef } from '../kube/cluster-client.js';
 import type { ResourceInfo } from '../kube/discovery.js';
+import { isRetryable } from '../kube/retry.js';
 import { idKey } from '../plan/object-id.js';
 
 /** What the watcher knows of one object: the live object, null when it does not exist, undefined before sync. */
@@ -124,10 +125,21 @@ export class ObjectWatcher {
       pollTimer = setTimeout(() => void poll(), this.options.pollMs ?? 1000);
     };
 
+    // consecutive failures: the delay before the next LIST grows (100 ms … 5 s) and resets on a good LIST
+    let failures = 0;
+    const again = () => {
+      if (feedStopped || this.stopped) return;
+      const delay = Math.min(5000, 100 * 2 ** Math.min(failures, 6));
+      failures++;
+      setTimeout(() => void listAndWatch(), delay);
+    };
+
     const listAndWatch = async (): Promise<void> => {
       if (feedStopped || this.stopped) return;
       try {
         const list = await this.client.list(info, namespace);
+        if (feedStopped || this.stopped) return;
+        failures = 0;
         const seen = new Set<string>();
         for (const item of list.items) {
           item.apiVersion ??= info.group ? `${info.group}/${info.version}` : info.version;
@@ -146,27 +158,36 @@ export class ObjectWatcher {
           namespace,
           list.resourceVersion,
           (ev) => {
+            // an ERROR event (410 Expired, ...) is followed by the server closing the stream: we re-list then
             if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return;
             const obj = ev.object as unknown as KubeObject;
             const key = this.keyOf(info, obj);
             if (!tracked.has(key)) return;
             this.set(key, ev.type === 'DELETED' ? null : obj);
           },
-          () => {
-            if (!feedStopped && !this.stopped) setTimeout(() => void listAndWatch(), 100);
+          (err) => {
+            if (feedStopped || this.stopped) return;
+            if (err instanceof KubeApiError && err.forbidden) {
+              void poll(); // may list but not watch: poll instead
+              return;
+            }
+            // the stream ended or dropped: re-list (events in between are in the new list) and watch again
+            if (err) again();
+            else setTimeout(() => void listAndWatch(), 100);
           },
         );
+        if (feedStopped || this.stopped) handle.stop();
       } catch (err) {
         if (err instanceof KubeApiError && err.forbidden) {
           // may not list/watch here: fall back to polling each object
           void poll();
           return;
         }
-        if (firstSync && !(err instanceof KubeApiError && err.code >= 500)) {
+        if (firstSync && !isRetryable(err)) {
           rejectSynced(err as Error);
           return;
         }
-        setTimeout(() => void listAndWatch(), 500);
+        again();
       }
     };
 

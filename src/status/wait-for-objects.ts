@@ -30,6 +30,10 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Every status change of a target. */
   onStatus?: (ref: ObjectRef, result: StatusResult) => void;
+  /** Each target's result as soon as it is known (already-met targets during the first pass). */
+  onOutcome?: (outcome: WaitOutcome) => void;
+  /** Targets not met at the start, in order (kpt prints `reconcile pending` only for those). */
+  onPending?: (ref: ObjectRef) => void;
   /** Called at most every `progressEveryMs` with what is still pending and why. */
   onProgress?: (pending: { ref: ObjectRef; status: KStatus; message: string }[], elapsedMs: number) => void;
   progressEveryMs?: number;
@@ -93,6 +97,7 @@ export async function waitForObjects(
   return new Promise<WaitOutcome[]>((resolve) => {
     const timers: NodeJS.Timeout[] = [];
     let done = false;
+    let initial = true;
     const finish = () => {
       if (done) return;
       done = true;
@@ -113,9 +118,15 @@ export async function waitForObjects(
         opts.onStatus?.(target.ref, result);
       }
       const met = opts.condition === 'Current' ? result.status === 'Current' : result.status === 'NotFound';
-      if (met) outcomes.set(key, { ref: target.ref, status: 'Successful', last: result });
-      else if (result.status === 'Failed' && opts.condition === 'Current') {
-        outcomes.set(key, { ref: target.ref, status: 'Failed', last: result });
+      let outcome: WaitOutcome | undefined;
+      if (met) outcome = { ref: target.ref, status: 'Successful', last: result };
+      else if (result.status === 'Failed' && opts.condition === 'Current')
+        outcome = { ref: target.ref, status: 'Failed', last: result };
+      if (outcome) {
+        outcomes.set(key, outcome);
+        opts.onOutcome?.(outcome);
+      } else if (initial) {
+        opts.onPending?.(target.ref);
       }
       if (outcomes.size === targets.length) finish();
     };
@@ -124,11 +135,13 @@ export async function waitForObjects(
       for (const t of targets) {
         const key = idKey(t.ref);
         if (!outcomes.has(key)) {
-          outcomes.set(key, {
+          const outcome: WaitOutcome = {
             ref: t.ref,
             status: 'Timeout',
             last: last.get(key) ?? { status: 'Unknown', message: '' },
-          });
+          };
+          outcomes.set(key, outcome);
+          opts.onOutcome?.(outcome);
         }
       }
       finish();
@@ -155,5 +168,6 @@ export async function waitForObjects(
     }, opts.progressEveryMs ?? 10_000);
     progress.unref();
     for (const key of byKey.keys()) evaluate(key);
+    initial = false;
   });
 }
