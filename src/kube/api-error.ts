@@ -47,7 +47,7 @@ export function apiErrorFrom(code: number, body: unknown, what: string, retryAft
   };
   const text = typeof body === 'string' && body.trim() ? body.trim() : undefined;
   const message = status.message ?? text ?? `HTTP ${code}`;
-  const retry = retryAfter !== undefined && /^\d+$/.test(retryAfter) ? Number(retryAfter) : undefined;
+  const retry = parseRetryAfter(retryAfter);
   return new KubeApiError(
     code,
     status.reason ?? '',
@@ -55,6 +55,15 @@ export function apiErrorFrom(code: number, body: unknown, what: string, retryAft
     status.details?.causes ?? [],
     retry,
   );
+}
+
+/** Retry-After in seconds: delta-seconds or an HTTP date (RFC 9110); undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 export function isNotFound(err: unknown): boolean {

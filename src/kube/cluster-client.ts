@@ -1,5 +1,6 @@
 import type { KubeObject } from '../common/kube-object.js';
 import type { ObjectId } from '../plan/object-id.js';
+import { type JsonPatchOp, patchHolds, writeLanded, writeOnce } from './ambiguous-write.js';
 import { isNotFound } from './api-error.js';
 import { Discovery, type ResourceInfo, resourcePath } from './discovery.js';
 import type { HttpClient, WatchEvent } from './http-client.js';
@@ -93,6 +94,19 @@ export function createClusterClient(http: HttpClient): ClusterClient {
   const label = (info: ResourceInfo, name?: string) =>
     `${info.resource}${info.group ? `.${info.group}` : ''}${name ? ` ${name}` : ''}`;
 
+  const readBack = async (info: ResourceInfo, obj: Pick<KubeObject, 'metadata'>) => {
+    try {
+      return await http.request<KubeObject>(
+        'GET',
+        resourcePath(info, obj.metadata.namespace, obj.metadata.name),
+        { idempotent: true, what: `get ${label(info, obj.metadata.name)}` },
+      );
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+  };
+
   const query = (params: Record<string, string | undefined>) => {
     const q = new URLSearchParams();
     for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
@@ -156,10 +170,18 @@ export function createClusterClient(http: HttpClient): ClusterClient {
       const path =
         resourcePath(info, obj.metadata.namespace) +
         query({ fieldManager: options.fieldManager, dryRun: options.dryRun ? 'All' : undefined });
-      return http.request<KubeObject>('POST', path, {
-        body: obj,
-        what: `create ${label(info, obj.metadata.name)}`,
-      });
+      const send = () =>
+        http.request<KubeObject>('POST', path, {
+          body: obj,
+          what: `create ${label(info, obj.metadata.name)}`,
+        });
+      if (options.dryRun) return send();
+      // a create whose answer was lost may have happened: read it back instead of failing on AlreadyExists
+      return writeOnce(
+        send,
+        () => readBack(info, obj),
+        (live) => writeLanded(obj, live, 'create'),
+      );
     },
 
     async replace(obj, options = {}) {
@@ -168,32 +190,47 @@ export function createClusterClient(http: HttpClient): ClusterClient {
         resourcePath(info, obj.metadata.namespace, obj.metadata.name) +
         query({ fieldManager: options.fieldManager });
       // a PUT carries resourceVersion when the caller set it: a lost race is a 409, not an overwrite
-      return http.request<KubeObject>('PUT', path, {
-        body: obj,
-        idempotent: !!obj.metadata.resourceVersion,
-        what: `update ${label(info, obj.metadata.name)}`,
-      });
+      const send = () =>
+        http.request<KubeObject>('PUT', path, {
+          body: obj,
+          what: `update ${label(info, obj.metadata.name)}`,
+        });
+      if (!obj.metadata.resourceVersion) return send();
+      return writeOnce(
+        send,
+        () => readBack(info, obj),
+        (live) => writeLanded(obj, live, 'replace'),
+      );
     },
 
     async replaceStatus(obj) {
       const info = await infoForObject(obj);
       const path = `${resourcePath(info, obj.metadata.namespace, obj.metadata.name)}/status`;
-      return http.request<KubeObject>('PUT', path, {
-        body: obj,
-        idempotent: !!obj.metadata.resourceVersion,
-        what: `update status of ${label(info, obj.metadata.name)}`,
-      });
+      const send = () =>
+        http.request<KubeObject>('PUT', path, {
+          body: obj,
+          what: `update status of ${label(info, obj.metadata.name)}`,
+        });
+      if (!obj.metadata.resourceVersion) return send();
+      return writeOnce(
+        send,
+        () => readBack(info, obj),
+        (live) => writeLanded(obj, live, 'status'),
+      );
     },
 
     async jsonPatch(ref, ops, options = {}) {
       const info = await infoFor(ref);
       const path =
         resourcePath(info, ref.namespace, ref.name) + query({ fieldManager: options.fieldManager });
-      return http.request<KubeObject>('PATCH', path, {
-        body: ops,
-        contentType: 'application/json-patch+json',
-        what: `patch ${label(info, ref.name)}`,
-      });
+      const send = () =>
+        http.request<KubeObject>('PATCH', path, {
+          body: ops,
+          contentType: 'application/json-patch+json',
+          what: `patch ${label(info, ref.name)}`,
+        });
+      const read = () => readBack(info, { metadata: { name: ref.name, namespace: ref.namespace } });
+      return writeOnce(send, read, (live) => patchHolds(ops as JsonPatchOp[], live));
     },
 
     async delete(ref, options = {}) {

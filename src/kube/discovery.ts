@@ -61,10 +61,17 @@ export class Discovery {
   }
 
   private groupList(): Promise<ApiGroupList> {
-    this.groups ??= this.http.request<ApiGroupList>('GET', '/apis', {
-      idempotent: true,
-      what: 'discovery /apis',
-    });
+    if (!this.groups) {
+      const groups = this.http.request<ApiGroupList>('GET', '/apis', {
+        idempotent: true,
+        what: 'discovery /apis',
+      });
+      // a failure is not remembered: the next lookup asks again
+      groups.catch(() => {
+        if (this.groups === groups) this.groups = undefined;
+      });
+      this.groups = groups;
+    }
     return this.groups;
   }
 

@@ -101,6 +101,11 @@ export async function createHttpClient(
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('error', reject);
+          // a connection dropped mid-answer: a network error the retry policy knows (no-op after `end`)
+          res.on('close', () => {
+            if (!res.complete)
+              reject(Object.assign(new Error('connection closed mid-response'), { code: 'ECONNRESET' }));
+          });
           res.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
             let body: unknown = text;
@@ -166,6 +171,10 @@ export async function createHttpClient(
           if ((res.statusCode ?? 0) !== 200) {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('error', (e) => finish(e));
+            res.on('close', () =>
+              finish(new Error(`watch ${path}: HTTP ${res.statusCode}, connection closed`)),
+            );
             res.on('end', () => {
               const text = Buffer.concat(chunks).toString('utf8');
               let body: unknown = text;
@@ -174,7 +183,14 @@ export async function createHttpClient(
               } catch {
                 // text
               }
-              finish(apiErrorFrom(res.statusCode ?? 0, body, `watch ${path}`));
+              finish(
+                apiErrorFrom(
+                  res.statusCode ?? 0,
+                  body,
+                  `watch ${path}`,
+                  res.headers['retry-after'] as string | undefined,
+                ),
+              );
             });
             return;
           }
@@ -197,6 +213,8 @@ export async function createHttpClient(
           res.on('end', () => finish());
           res.on('error', (e) => finish(e));
           res.on('aborted', () => finish(new Error('watch aborted')));
+          // a dropped connection may end with only `close` (no `end`): the caller must hear of it to resume
+          res.on('close', () => finish(res.complete ? undefined : new Error('watch connection closed')));
         },
       );
       req.on('error', (e) => finish(e));
