@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import { defaultRunOptions, type RunOptions } from '../apply/run-options.js';
+import { UpdateStrategies, type UpdateStrategy } from '../apply/update-strategy.js';
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
 
@@ -16,6 +17,8 @@ export interface ActionInputs {
   destroyRemovedPackages: boolean;
   comment: boolean;
   githubToken: string;
+  historyLimit: number;
+  allowStale: boolean;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -77,7 +80,19 @@ export function parseInputs(): ActionInputs {
     waitForJobs: bool('wait-for-jobs', false),
     waitForControllerMs,
     allowEmptyPrune: bool('allow-empty-prune', false),
+    exitEarly: bool('exit-early', false),
+    defaultUpdateStrategy: oneOf<UpdateStrategy>(
+      'apply-default-update-strategy',
+      core.getInput('apply-default-update-strategy').trim(),
+      UpdateStrategies,
+    ),
   });
+  const limitText = core.getInput('history-limit').trim() || '20';
+  if (!/^\d+$/.test(limitText) || Number(limitText) < 1) {
+    throw new Error(
+      `Invalid input 'history-limit': "${limitText}" (expected a whole number of records to keep, at least 1)`,
+    );
+  }
   return {
     mode,
     packages: core
@@ -91,5 +106,7 @@ export function parseInputs(): ActionInputs {
     destroyRemovedPackages: bool('destroy-removed-packages', false),
     comment: bool('comment', true),
     githubToken: core.getInput('github-token').trim(),
+    historyLimit: Number(limitText),
+    allowStale: bool('allow-stale', false),
   };
 }

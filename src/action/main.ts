@@ -71,6 +71,12 @@ export async function run(): Promise<void> {
               secrets = collectSecretValues(p.objects.map((o) => o.object));
             },
             signal: abort.signal,
+            history: {
+              commit: ctx.sha,
+              trigger: ctx.runUrl,
+              keep: inputs.historyLimit,
+              allowStale: inputs.allowStale,
+            },
             onProgress: (line) => core.info(line),
             previewContext: {
               cluster: conn.access.clusterName,

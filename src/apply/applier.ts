@@ -97,7 +97,7 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
     );
 
     for (const [i, wave] of s.plan.applyWaves.entries()) {
-      if (s.cancelled() || (req.options.exitEarly && s.blocked.size > 0)) break;
+      if (s.cancelled() || (req.options.exitEarly && hasFailure(s))) break;
       await group(req.emit, `apply-${i}`, 'Apply', () => applyWave(s, wave, `apply-${i}`, i));
       if (wave.some((id) => id.kind === 'CustomResourceDefinition')) req.client.resetDiscovery();
       await group(req.emit, `wait-${i}`, 'Wait', () =>
@@ -105,7 +105,7 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
       );
       if (wave.some((id) => id.kind === 'CustomResourceDefinition')) req.client.resetDiscovery();
     }
-    if (req.options.prune) {
+    if (req.options.prune && !(req.options.exitEarly && hasFailure(s))) {
       const base = s.plan.applyWaves.length;
       for (const [j, wave] of s.plan.pruneWaves.entries()) {
         if (s.cancelled()) break;
@@ -149,6 +149,13 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
     state?.watcher?.stop();
     await lock?.release();
   }
+}
+
+/** kapp's exit-early-on-apply-error: any failed apply or reconcile so far. */
+function hasFailure(s: RunState): boolean {
+  for (const o of s.outcomes.values())
+    if (o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout') return true;
+  return false;
 }
 
 /** A skip because a dependency failed counts as a failure (contract: exit 3). */

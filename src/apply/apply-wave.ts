@@ -5,6 +5,7 @@ import { dependenciesOf } from '../plan/plan.js';
 import { applyObject } from './apply-object.js';
 import { runOrdered } from './run-ordered.js';
 import { outcomeFor, type RunState } from './run-state.js';
+import { updateStrategyOf } from './update-strategy.js';
 
 /** Why an object may not be applied now (kpt's DependencyFilter and InventoryPolicyApplyFilter), if so. */
 export function applySkipReason(state: RunState, id: ObjectId): string | undefined {
@@ -38,11 +39,13 @@ export async function applyWave(
         const res = await applyObject(state.client, manifest, state.live.get(key), {
           fieldManager: state.options.fieldManager,
           force: state.options.forceConflicts,
+          strategy: updateStrategyOf(manifest, state.options.defaultUpdateStrategy),
+          deleteTimeoutMs: state.options.pruneTimeoutMs,
         });
         state.applied.set(key, {
           uid: res.object.metadata.uid,
           generation: res.object.metadata.generation,
-          touched: res.operation !== 'unchanged',
+          touched: res.operation !== 'unchanged' && res.operation !== 'skipped',
           hasStatus: !!info?.hasStatus,
         });
         return { status: 'Successful' as const, operation: res.operation };

@@ -8,7 +8,8 @@ import type { KStatus } from '../status/types.js';
 export type GroupAction = 'Inventory' | 'Apply' | 'Prune' | 'Delete' | 'Wait';
 export type ActuationStatus = 'Successful' | 'Skipped' | 'Failed';
 export type WaitStatus = 'Pending' | 'Successful' | 'Skipped' | 'Failed' | 'Timeout';
-export type ApplyOperation = 'created' | 'configured' | 'unchanged';
+/** How an apply changed an object; `replaced` and `skipped` come from kapp's update strategies. */
+export type ApplyOperation = 'created' | 'configured' | 'unchanged' | 'replaced' | 'skipped';
 
 export interface GroupInfo {
   name: string;

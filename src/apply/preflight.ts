@@ -1,10 +1,11 @@
 import { splitApiVersion } from '../common/kube-object.js';
 import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
 import { dependenciesOf } from '../plan/plan.js';
-import { applyObject } from './apply-object.js';
+import { applyObject, explainApplyError } from './apply-object.js';
 import { applySkipReason } from './apply-wave.js';
 import { runOrdered } from './run-ordered.js';
 import type { RunState } from './run-state.js';
+import { immutableFields, type UpdateStrategy, updateStrategyOf } from './update-strategy.js';
 
 /**
  * The Namespace or CRD that this package creates and that does not exist yet, which a server-side dry-run
@@ -51,15 +52,25 @@ export async function preflight(state: RunState): Promise<PreflightRejection[]> 
           ? undefined
           : `unknown kind ${manifest.kind} (${manifest.apiVersion}): not served by the cluster`;
       }
+      let strategy: UpdateStrategy;
       try {
-        await applyObject(state.client, manifest, state.live.get(key), {
+        strategy = updateStrategyOf(manifest, state.options.defaultUpdateStrategy);
+      } catch (err) {
+        return (err as Error).message;
+      }
+      const live = state.live.get(key);
+      // an existing object that is never updated, or always re-created, has nothing to dry-run as an update
+      if (live && (strategy === 'skip' || strategy === 'always-replace')) return undefined;
+      try {
+        await applyObject(state.client, manifest, live, {
           fieldManager: state.options.fieldManager,
           force: state.options.forceConflicts,
           dryRun: true,
         });
         return undefined;
       } catch (err) {
-        return (err as Error).message;
+        if (live && strategy === 'fallback-on-replace' && immutableFields(err)) return undefined;
+        return explainApplyError(err).message;
       }
     },
     (id, message) => {

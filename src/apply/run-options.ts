@@ -1,4 +1,5 @@
 import { Defaults, type InventoryPolicy, type PropagationPolicy } from '../common/constants.js';
+import type { UpdateStrategy } from './update-strategy.js';
 
 /** Every setting of an apply, destroy or preview run (names and defaults as ../shared/CONTRACT.md). */
 export interface RunOptions {
@@ -25,6 +26,8 @@ export interface RunOptions {
   lockLeaseSeconds: number;
   /** Stop after the first failed wave instead of applying independent waves (kapp's exit-early-on-apply-error). */
   exitEarly: boolean;
+  /** kapp's --apply-default-update-strategy: for objects without a `kapp.k14s.io/update-strategy` annotation. */
+  defaultUpdateStrategy: UpdateStrategy;
 }
 
 export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptions {
@@ -45,6 +48,7 @@ export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptio
     lockTimeoutMs: 10 * 60_000,
     lockLeaseSeconds: 30,
     exitEarly: false,
+    defaultUpdateStrategy: '',
     ...overrides,
   };
 }

@@ -6,7 +6,8 @@ import { pruneDecision } from '../apply/prune-wave.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { runOrdered } from '../apply/run-ordered.js';
 import { newRunState } from '../apply/run-state.js';
-import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
+import { immutableFields, type UpdateStrategy, updateStrategyOf } from '../apply/update-strategy.js';
+import { Annotations, ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
@@ -96,6 +97,26 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
             ...diffObjects(undefined, manifest, { secretValues }),
           };
         }
+        let strategy: UpdateStrategy;
+        try {
+          strategy = updateStrategyOf(manifest, req.options.defaultUpdateStrategy);
+        } catch (err) {
+          return { ...base, action: 'error', reason: (err as Error).message };
+        }
+        if (current && strategy === 'skip') {
+          return {
+            ...base,
+            action: 'skip',
+            reason: `${Annotations.KappUpdateStrategy}: skip (the live object is left as it is)`,
+          };
+        }
+        if (current && strategy === 'always-replace') {
+          return {
+            ...base,
+            action: 'replace',
+            reason: `${Annotations.KappUpdateStrategy}: always-replace (deleted and created again)`,
+          };
+        }
         try {
           const { object } = await applyObject(req.client, manifest, current ?? null, {
             fieldManager: req.options.fieldManager,
@@ -121,7 +142,18 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
           }
           return { ...base, action: 'unchanged', validated: true };
         } catch (err) {
-          return { ...base, action: 'error', reason: (err as Error).message };
+          const fields = immutableFields(err);
+          if (current && fields && strategy === 'fallback-on-replace') {
+            return {
+              ...base,
+              action: 'replace',
+              reason: `replace (immutable field${fields.length === 1 ? '' : 's'} ${fields.join(', ') || 'changed'})`,
+            };
+          }
+          const hint = fields
+            ? `; set ${Annotations.KappUpdateStrategy}: fallback-on-replace to delete and re-create it`
+            : '';
+          return { ...base, action: 'error', reason: `${(err as Error).message}${hint}` };
         }
       },
       (_id, result) => result && objects.push(result),

@@ -2,13 +2,16 @@ import { type ApplyRequest, runApply } from '../apply/applier.js';
 import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
-import { exitCodeOf, type RunResult } from '../apply/run-result.js';
+import { countOutcomes, exitCodeOf, type RunResult } from '../apply/run-result.js';
+import { type DeployRecord, readHistory, writeHistory } from '../inventory/deploy-history.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
+import { shortName } from '../plan/object-id.js';
 import { computePreview } from '../preview/compute-preview.js';
 import type { PreviewDocument } from '../preview/types.js';
 import { type ObjectStatus, readPackageStatus } from './package-status.js';
 import { type PreparedPackage, preparePackage } from './prepare-package.js';
+import { staleCommitReason } from './stale-commit.js';
 
 export type Mode = 'preview' | 'apply' | 'destroy' | 'status';
 
@@ -37,8 +40,21 @@ export interface RunPackageOptions {
   signal?: AbortSignal;
   onProgress?: ApplyRequest['onProgress'];
   previewContext?: Partial<PreviewDocument['context']>;
+  /** Deploy history (apply/destroy): records next to the inventory, and the stale-commit guard. */
+  history?: HistoryOptions;
   /** Called once the package is loaded and valid, before anything runs (e.g. to learn its Secret values). */
   onPrepared?: (prepared: PreparedPackage) => void;
+}
+
+export interface HistoryOptions {
+  /** The commit being applied (enables the stale-commit guard). */
+  commit?: string;
+  /** Who started it: the workflow run URL, else user@host. */
+  trigger: string;
+  /** Records kept per inventory. */
+  keep: number;
+  /** Apply even a commit older than the last one applied. */
+  allowStale: boolean;
 }
 
 /** load → plan → execute for one deployable unit in one mode; never throws for package or cluster problems. */
@@ -89,8 +105,24 @@ export async function runPackage(
       return result;
     }
     const req = { client, inventory, options: o.options, emit, signal: o.signal, onProgress: o.onProgress };
+    const history = o.history ? await readHistory(client, inventory).catch(() => undefined) : undefined;
+    if (o.history && !history)
+      result.notices.push('deploy history could not be read (no permission on ConfigMaps?): not recorded');
+    if (mode === 'apply' && o.history?.commit && !o.history.allowStale && history) {
+      const stale = await staleCommitReason(o.repoRoot, o.history.commit, history);
+      if (stale) throw new Error(stale);
+    }
+    const startedAt = new Date().toISOString();
     const run =
       mode === 'apply' ? await runApply({ ...req, objects: prepared.objects }) : await runDestroy(req);
+    if (o.history && history) {
+      await writeHistory(
+        client,
+        inventory,
+        deployRecord(prepared.dir, mode, o.history, startedAt, run),
+        o.history.keep,
+      ).catch((err) => result.notices.push(`deploy history not recorded: ${(err as Error).message}`));
+    }
     result.run = run;
     result.outcome = run.outcome;
     result.error = run.error;
@@ -103,4 +135,28 @@ export async function runPackage(
     result.exitCode = 1;
     return result;
   }
+}
+
+function deployRecord(
+  pkg: string,
+  mode: 'apply' | 'destroy',
+  h: HistoryOptions,
+  startedAt: string,
+  run: RunResult,
+): DeployRecord {
+  const failed = run.objects
+    .filter((o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout')
+    .map((o) => `${shortName(o.id)}: ${o.message ?? o.reconcile ?? 'failed'}`);
+  return {
+    package: pkg,
+    mode,
+    commit: h.commit,
+    trigger: h.trigger,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    result: run.outcome,
+    counts: countOutcomes(run.objects),
+    failed,
+    ...(run.error ? { error: run.error } : {}),
+  };
 }

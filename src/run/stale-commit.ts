@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { DeployRecord } from '../inventory/deploy-history.js';
+
+const run = promisify(execFile);
+
+/** Whether `older` is an ancestor of `newer` in the repository; undefined when git cannot tell. */
+export async function isAncestor(
+  repoDir: string,
+  older: string,
+  newer: string,
+): Promise<boolean | undefined> {
+  const ask = async () => {
+    try {
+      await run('git', ['merge-base', '--is-ancestor', older, newer], { cwd: repoDir });
+      return true;
+    } catch (err) {
+      return (err as { code?: number }).code === 1 ? false : undefined;
+    }
+  };
+  let answer = await ask();
+  if (answer === undefined) {
+    // a shallow checkout may lack the other commit: fetch it and ask again
+    await run('git', ['fetch', '--no-tags', '--quiet', 'origin', newer], { cwd: repoDir }).catch(
+      () => undefined,
+    );
+    await run('git', ['fetch', '--no-tags', '--quiet', '--unshallow', 'origin'], { cwd: repoDir }).catch(
+      () => undefined,
+    );
+    answer = await ask();
+  }
+  return answer;
+}
+
+/**
+ * The stale-commit guard: refuses to apply a commit that is an ancestor of the last successfully applied
+ * one (a re-run of an old merge would silently roll back and prune newer objects). Returns the reason to
+ * refuse, or undefined.
+ */
+export async function staleCommitReason(
+  repoDir: string,
+  commit: string,
+  history: DeployRecord[],
+): Promise<string | undefined> {
+  const last = history.find((r) => r.mode === 'apply' && r.result === 'success' && r.commit);
+  if (!last?.commit || last.commit === commit) return undefined;
+  if ((await isAncestor(repoDir, commit, last.commit)) !== true) return undefined;
+  return (
+    `commit ${commit.slice(0, 12)} is older than ${last.commit.slice(0, 12)}, which was applied successfully at ${last.finishedAt} ` +
+    `(${last.trigger}): applying it would roll the package back and prune newer objects. Set allow-stale (--allow-stale) to apply it anyway`
+  );
+}
