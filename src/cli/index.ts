@@ -1,0 +1,33 @@
+import { main } from './main.js';
+
+/**
+ * The `kpt-live` executable. SIGINT/SIGTERM abort the run: the engine stops starting new work, saves the
+ * inventory and returns; the process then exits 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
+ * once.
+ */
+const controller = new AbortController();
+let signalled: NodeJS.Signals | undefined;
+
+function onSignal(signal: NodeJS.Signals): void {
+  if (signalled) {
+    process.stderr.write(`kpt-live: ${signal} again: exiting now; the inventory may not list every object\n`);
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  }
+  signalled = signal;
+  process.stderr.write(
+    `kpt-live: ${signal}: stopping after the current step and saving the inventory (send it again to exit now)\n`,
+  );
+  controller.abort(new Error(`interrupted by ${signal}`));
+}
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
+
+const code = await main(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  cwd: process.cwd(),
+  env: process.env,
+  signal: controller.signal,
+});
+if (signalled) process.stderr.write(`kpt-live: interrupted by ${signalled}\n`);
+process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;

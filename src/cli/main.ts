@@ -1,0 +1,133 @@
+import { Command, CommanderError, Option } from 'commander';
+import { PackageFailure } from '../package/package-error.js';
+import { type CliContext, CliError, type ExitCode, printError } from './cli-io.js';
+import { runInit, runInstallResourceGroup, runMigrate } from './inventory-commands.js';
+import {
+  addApplyFlags,
+  addClusterFlags,
+  addDestroyFlags,
+  normaliseBoolFlags,
+  type RunFlags,
+} from './options.js';
+import { runPreview } from './preview-command.js';
+import { runResolve } from './resolve-command.js';
+import { runActuation } from './run-command.js';
+import { runStatus } from './status-command.js';
+
+const dirsArg = (dirs: string[]) => (dirs.length > 0 ? dirs : ['.']);
+
+function outputOption(choices: string[], fallback: string): Option {
+  return new Option('--output <format>', 'output format').choices(choices).default(fallback);
+}
+
+const EXIT_CODES = `
+Exit codes: 0 success, 1 fatal error (nothing was changed), 2 usage error,
+3 objects failed, were skipped because a dependency failed, or timed out.`;
+
+/**
+ * The `kpt-live` program: every command, its flags and help. Actions store their exit code through
+ * `done`; commander itself never exits the process (exitOverride) and writes through `ctx`.
+ */
+export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): Command {
+  const program = new Command('kpt-live')
+    .description(
+      'Preview, apply and destroy kpt packages the way `kpt live` does: waves, server-side apply, ResourceGroup inventory, pruning, reconcile waits.',
+    )
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => ctx.stdout.write(s),
+      writeErr: (s) => ctx.stderr.write(s),
+      // one line: commander puts "(Did you mean ...?)" on a second one
+      outputError: (s, write) => write(`${s.trim().replace(/\s*\n\s*/g, ' ')}\n`),
+    })
+    .addHelpText('after', EXIT_CODES);
+  const run = (fn: () => Promise<ExitCode>) => fn().then(done);
+
+  addClusterFlags(program.command('init').argument('[DIR...]', 'package directories (default: .)'))
+    .description('write resourcegroup.yaml (the inventory) into a package, as `kpt live init` does')
+    .option('--name <name>', 'inventory (ResourceGroup) name (default: inventory-<8 random digits>)')
+    .option('--inventory-id <id>', 'inventory id (default: sha1 of namespace:name plus a timestamp)')
+    .option('--force', 'overwrite existing inventory information')
+    .option('--quiet', 'print nothing on success')
+    .action((dirs: string[], flags) => run(() => runInit(dirsArg(dirs), flags, ctx)));
+
+  addApplyFlags(program.command('preview').argument('[DIR...]', 'package directories (default: .)'))
+    .description('show what apply would change (server-side dry-run), as text, JSON or the PR comment')
+    .addOption(outputOption(['text', 'json', 'markdown'], 'text'))
+    .option('--output-file <file>', 'write the output to this file instead of stdout')
+    .action((dirs: string[], flags: RunFlags) => run(() => runPreview(dirsArg(dirs), flags, ctx)));
+
+  addApplyFlags(program.command('apply').argument('[DIR...]', 'package directories (default: .)'))
+    .description('apply packages in dependency waves, wait for reconcile, prune what left them')
+    .addOption(outputOption(['events', 'json', 'table'], 'events'))
+    .addHelpText('after', EXIT_CODES)
+    .action((dirs: string[], flags: RunFlags) => run(() => runActuation('apply', dirsArg(dirs), flags, ctx)));
+
+  addDestroyFlags(program.command('destroy').argument('[DIR...]', 'package directories (default: .)'))
+    .description("delete every object in the packages' inventories, in reverse waves, then the inventory")
+    .addOption(outputOption(['events', 'json', 'table'], 'events'))
+    .addHelpText('after', EXIT_CODES)
+    .action((dirs: string[], flags: RunFlags) =>
+      run(() => runActuation('destroy', dirsArg(dirs), flags, ctx)),
+    );
+
+  addClusterFlags(program.command('status').argument('[DIR...]', 'package directories (default: .)'))
+    .description("print the status of every object in the packages' inventories, as `kpt live status`")
+    .addOption(outputOption(['events', 'json', 'table'], 'events'))
+    .option('--wait-for-jobs', 'a Job is Current only once it completed')
+    .action((dirs: string[], flags: RunFlags) => run(() => runStatus(dirsArg(dirs), flags, ctx)));
+
+  program
+    .command('resolve')
+    .argument('[DIR]', 'any directory inside the git repository (default: .)')
+    .description('print, as JSON, the deployable packages a git change touched (all of them without --base)')
+    .option('--base <ref>', 'the commit the change starts from (e.g. origin/main)')
+    .option('--head <ref>', 'the commit the change ends at; the checkout must be at it (default: HEAD)')
+    .action((dir: string | undefined, flags) => run(() => runResolve(dir, flags, ctx)));
+
+  addClusterFlags(program.command('install-resource-group'))
+    .description("install kpt's ResourceGroup CRD (needs permission to create CRDs)")
+    .action((flags) => run(() => runInstallResourceGroup(flags, ctx)));
+
+  addClusterFlags(program.command('migrate').argument('[DIR...]', 'package directories (default: .)'))
+    .description(
+      'move packages from the legacy ConfigMap inventory to a ResourceGroup, as `kpt live migrate`',
+    )
+    .option('--name <name>', 'ResourceGroup name (default: the ConfigMap inventory name)')
+    .option('--dry-run', 'print the steps, change nothing')
+    .option('--force', 'overwrite an existing resourcegroup.yaml')
+    .action((dirs: string[], flags) => run(() => runMigrate(dirsArg(dirs), flags, ctx)));
+
+  return program;
+}
+
+/** Which exit code a commander stop means: help asked for is success, anything else a usage error. */
+function commanderExit(err: CommanderError): ExitCode {
+  if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return 0;
+  return 2;
+}
+
+/**
+ * Runs `kpt-live` with the user's arguments (without `node` and the script) and returns the exit code;
+ * never throws. Usage errors are one line on stderr (exit 2); fatal errors one `error:` message without a
+ * stack trace (exit 1; set KPT_LIVE_DEBUG=1 for the stack).
+ */
+export async function main(args: readonly string[], ctx: CliContext): Promise<ExitCode> {
+  let code: ExitCode = 0;
+  try {
+    const program = buildProgram(ctx, (c) => {
+      code = c;
+    });
+    await program.parseAsync(normaliseBoolFlags(args), { from: 'user' });
+    return code;
+  } catch (err) {
+    if (err instanceof CommanderError) return commanderExit(err);
+    if (err instanceof CliError) {
+      printError(ctx, err.message);
+      return err.exitCode;
+    }
+    printError(ctx, err instanceof PackageFailure || err instanceof Error ? err.message : String(err));
+    if (ctx.env.KPT_LIVE_DEBUG && err instanceof Error && err.stack) ctx.stderr.write(`${err.stack}\n`);
+    return 1;
+  }
+}

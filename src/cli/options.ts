@@ -1,0 +1,231 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { defaultRunOptions, type RunOptions } from '../apply/run-options.js';
+import { Defaults, type InventoryPolicy, type PropagationPolicy } from '../common/constants.js';
+import { parseDuration } from '../common/duration.js';
+import { CliError } from './cli-io.js';
+
+/** Every flag value the run commands read, as commander hands them over (names in camelCase). */
+export interface RunFlags {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  reconcileTimeout?: number;
+  pruneTimeout?: number;
+  deleteTimeout?: number;
+  prunePropagationPolicy?: PropagationPolicy;
+  deletePropagationPolicy?: PropagationPolicy;
+  inventoryPolicy?: InventoryPolicy;
+  fieldManager?: string;
+  forceConflicts?: boolean;
+  dryRun?: boolean;
+  prune?: boolean;
+  allowEmptyPrune?: boolean;
+  wait?: boolean;
+  waitForJobs?: boolean;
+  waitForController?: number;
+  installResourceGroup?: boolean;
+  showStatusEvents?: boolean;
+  output: string;
+  outputFile?: string;
+  progress?: ProgressMode;
+}
+
+export type ProgressMode = 'auto' | 'always' | 'never';
+
+/** Parses kpt's durations (`2m`, `90s`, `1h30m`, `0`) for commander; a bad value is a usage error. */
+export function durationArg(value: string): number {
+  const ms = parseDuration(value);
+  if (ms === undefined) {
+    throw new InvalidArgumentError(
+      `"${value}" is not a duration: use a number with a unit, e.g. 90s, 2m or 1h30m (0 = no limit)`,
+    );
+  }
+  return ms;
+}
+
+/** The flags every command that talks to a cluster takes, with kubectl's names. */
+export function addClusterFlags(cmd: Command): Command {
+  return cmd
+    .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+    .option('--context <name>', 'kubeconfig context to use (default: the current context)')
+    .option(
+      '-n, --namespace <namespace>',
+      'namespace for objects that name none (default: the context namespace, else "default")',
+    );
+}
+
+/** --no-wait, --wait-for-jobs, --wait-for-controller and --progress: how long a run waits and how it shows it. */
+export function addWaitFlags(cmd: Command): Command {
+  return cmd
+    .option('--no-wait', 'do not wait for objects to reconcile (or to be gone)')
+    .option('--wait-for-jobs', 'wait for Jobs to complete (kpt counts a started Job as Current)')
+    .option(
+      '--wait-for-controller <duration>',
+      'treat a custom resource without status as pending this long, until its controller writes status (e.g. 15s; default off)',
+      durationArg,
+    )
+    .addOption(
+      new Option('--progress <when>', 'live progress view while waiting: auto (on a terminal), always, never')
+        .choices(['auto', 'always', 'never'])
+        .default('auto'),
+    );
+}
+
+/** kpt's accepted-but-no-op flags, so `alias kpt-live='kpt live'` style scripts keep working. */
+function addKptCompatFlags(cmd: Command): Command {
+  return cmd
+    .option('--show-status-events', 'also print "<object> is <Status>: <message>" lines')
+    .option('--server-side', 'accepted for kpt compatibility: kpt-live always uses server-side apply')
+    .addOption(
+      new Option(
+        '--status-policy <policy>',
+        'accepted for kpt compatibility (kpt-live always records status)',
+      )
+        .choices(['all', 'none'])
+        .default('all'),
+    );
+}
+
+const propagation = ['Background', 'Foreground', 'Orphan'];
+const inventoryPolicies = ['strict', 'adopt', 'force-adopt'];
+
+/** The flags of `apply` and `preview` (CONTRACT.md's settings with kpt's names and defaults). */
+export function addApplyFlags(cmd: Command): Command {
+  addClusterFlags(cmd)
+    .option(
+      '--reconcile-timeout <duration>',
+      'how long to wait for applied objects to become Current (0 = no limit)',
+      durationArg,
+      Defaults.reconcileTimeoutMs,
+    )
+    .option(
+      '--prune-timeout <duration>',
+      'how long to wait for pruned objects to be gone (0 = no limit)',
+      durationArg,
+      Defaults.pruneTimeoutMs,
+    )
+    .addOption(
+      new Option('--prune-propagation-policy <policy>', 'propagation policy for pruning')
+        .choices(propagation)
+        .default(Defaults.prunePropagationPolicy),
+    )
+    .addOption(
+      new Option('--inventory-policy <policy>', 'what to do with objects another inventory (or none) owns')
+        .choices(inventoryPolicies)
+        .default(Defaults.inventoryPolicy),
+    )
+    .option('--field-manager <name>', 'field manager for server-side apply', Defaults.fieldManager)
+    .option('--force-conflicts', 'take over fields another field manager owns')
+    .option('--dry-run', 'server-side dry-run: print what apply would do as kpt events, change nothing')
+    .option('--no-prune', 'do not delete objects that left the package')
+    .option('--allow-empty-prune', 'allow an empty package to prune everything its inventory lists')
+    .option('--install-resource-group', 'install the ResourceGroup CRD when it is missing (default)')
+    .option('--no-install-resource-group', 'fail instead of installing the ResourceGroup CRD');
+  addWaitFlags(cmd);
+  return addKptCompatFlags(cmd);
+}
+
+/** The flags of `destroy`: kpt's, plus the prune names for the same settings. */
+export function addDestroyFlags(cmd: Command): Command {
+  addClusterFlags(cmd)
+    .option(
+      '--prune-timeout <duration>',
+      'how long to wait for deleted objects to be gone (0 = no limit)',
+      durationArg,
+      Defaults.pruneTimeoutMs,
+    )
+    .addOption(new Option('--delete-timeout <duration>', 'alias of --prune-timeout').argParser(durationArg))
+    .addOption(
+      new Option('--prune-propagation-policy <policy>', 'propagation policy for deleting')
+        .choices(propagation)
+        .default(Defaults.prunePropagationPolicy),
+    )
+    .addOption(
+      new Option('--delete-propagation-policy <policy>', 'alias of --prune-propagation-policy').choices(
+        propagation,
+      ),
+    )
+    .addOption(
+      new Option('--inventory-policy <policy>', 'what to do with objects another inventory owns')
+        .choices(inventoryPolicies)
+        .default(Defaults.inventoryPolicy),
+    )
+    .option('--dry-run', 'print what destroy would delete, change nothing');
+  addWaitFlags(cmd);
+  return addKptCompatFlags(cmd);
+}
+
+/** The engine's settings from the flags; anything a command does not offer keeps its contract default. */
+export function runOptionsFrom(flags: RunFlags): RunOptions {
+  const o = defaultRunOptions();
+  return {
+    ...o,
+    fieldManager: flags.fieldManager ?? o.fieldManager,
+    forceConflicts: flags.forceConflicts ?? o.forceConflicts,
+    reconcileTimeoutMs: flags.reconcileTimeout ?? o.reconcileTimeoutMs,
+    prune: flags.prune ?? o.prune,
+    prunePropagationPolicy:
+      flags.deletePropagationPolicy ?? flags.prunePropagationPolicy ?? o.prunePropagationPolicy,
+    pruneTimeoutMs: flags.deleteTimeout ?? flags.pruneTimeout ?? o.pruneTimeoutMs,
+    inventoryPolicy: flags.inventoryPolicy ?? o.inventoryPolicy,
+    wait: flags.wait ?? o.wait,
+    waitForJobs: flags.waitForJobs ?? o.waitForJobs,
+    waitForControllerMs: flags.waitForController ?? o.waitForControllerMs,
+    allowEmptyPrune: flags.allowEmptyPrune ?? o.allowEmptyPrune,
+    installResourceGroup: flags.installResourceGroup ?? o.installResourceGroup,
+  };
+}
+
+/**
+ * Boolean flags kpt (Go's pflag) also takes as `--flag=true|false`; commander only knows `--flag` and
+ * `--no-flag`. The value is how each form is spelled for commander; undefined drops the argument (it asks
+ * for the default).
+ */
+const BOOL_FLAGS: Record<string, { on?: string; off?: string }> = {
+  'dry-run': { on: '--dry-run' },
+  'force-conflicts': { on: '--force-conflicts' },
+  'allow-empty-prune': { on: '--allow-empty-prune' },
+  'wait-for-jobs': { on: '--wait-for-jobs' },
+  'show-status-events': { on: '--show-status-events' },
+  'server-side': { on: '--server-side' },
+  'install-resource-group': { on: '--install-resource-group', off: '--no-install-resource-group' },
+  prune: { off: '--no-prune' },
+  wait: { off: '--no-wait' },
+  force: { on: '--force' },
+  quiet: { on: '--quiet' },
+};
+
+/** Go's strconv.ParseBool spellings. */
+function parseBool(text: string): boolean | undefined {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(text)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(text)) return false;
+  return undefined;
+}
+
+/**
+ * Rewrites kpt's `--server-side=true`, `--prune=false`, `--install-resource-group=false` into commander's
+ * forms, so kpt command lines work unchanged. Stops at `--`. A value that is not a boolean is a usage error.
+ */
+export function normaliseBoolFlags(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    const m = /^--([a-z-]+)=(.*)$/s.exec(arg);
+    const spelling = m ? BOOL_FLAGS[m[1]] : undefined;
+    if (!m || !spelling) {
+      out.push(arg);
+      continue;
+    }
+    const value = parseBool(m[2]);
+    if (value === undefined) {
+      throw new CliError(`invalid argument "${m[2]}" for "--${m[1]}" flag: use true or false`, 2);
+    }
+    const form = value ? spelling.on : spelling.off;
+    if (form) out.push(form);
+  }
+  return out;
+}

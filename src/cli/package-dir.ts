@@ -1,0 +1,42 @@
+import path from 'node:path';
+import { type Connection, connect } from '../kube/connect.js';
+import { type CliContext, CliError } from './cli-io.js';
+
+/** A DIR argument as the package model takes it: a root nothing is read outside of, and the path inside it. */
+export interface PackageLocation {
+  /** Absolute; file paths in messages are relative to it. */
+  root: string;
+  /** Posix path relative to `root` (`.` for the root itself). */
+  dir: string;
+  /** The argument as the user wrote it. */
+  display: string;
+}
+
+/**
+ * The current directory is the root when DIR is inside it, so messages name files the way the user sees them
+ * (`deploy/app/cm.yaml:3`); a DIR elsewhere (`../other`, `/srv/pkg`) is its own root.
+ */
+export function locatePackage(arg: string, cwd: string): PackageLocation {
+  const abs = path.resolve(cwd, arg);
+  const rel = path.relative(cwd, abs);
+  if (rel === '') return { root: cwd, dir: '.', display: arg };
+  if (!rel.startsWith('..') && !path.isAbsolute(rel)) {
+    return { root: cwd, dir: rel.split(path.sep).join('/'), display: arg };
+  }
+  return { root: abs, dir: '.', display: arg };
+}
+
+/** The one cluster connection of a command; a kubeconfig problem is a fatal error naming the fix. */
+export async function connectCluster(
+  flags: { kubeconfig?: string; context?: string },
+  ctx: CliContext,
+): Promise<Connection> {
+  try {
+    return await connect({
+      kubeconfigPath: flags.kubeconfig ? path.resolve(ctx.cwd, flags.kubeconfig) : undefined,
+      context: flags.context,
+    });
+  } catch (err) {
+    throw new CliError(`cannot use the kubeconfig: ${(err as Error).message}`, 1);
+  }
+}

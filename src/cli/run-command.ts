@@ -1,0 +1,134 @@
+import type { RunEvent } from '../apply/events.js';
+import type { Connection } from '../kube/connect.js';
+import { formatPackageError, readInventoryInfo } from '../package/index.js';
+import { collectSecretValues } from '../preview/redact.js';
+import { exitCodeFor } from '../report/event-stats.js';
+import { type PackageRunResult, runPackage } from '../run/run-package.js';
+import { type CliContext, type ExitCode, printError, worstExitCode } from './cli-io.js';
+import { destroyPreviewEvents, previewEvents } from './dry-run.js';
+import { type RunFlags, runOptionsFrom } from './options.js';
+import { type EventFormat, eventPrinter, renderFailures } from './output.js';
+import { connectCluster, locatePackage } from './package-dir.js';
+import { Progress, progressStyle } from './progress.js';
+
+/** What one package's run hands back to the loop over DIRs. */
+type PackageRun = (arg: string, progress: Progress) => Promise<ExitCode>;
+
+/**
+ * Runs one command over every DIR in order with one cluster connection and one progress display.
+ * `apply` and `destroy` stop at the first package that fails (later packages may depend on it); `preview`
+ * and `status` report every package. The exit code is the worst one seen.
+ */
+export async function forEachPackage(
+  dirs: readonly string[],
+  flags: RunFlags,
+  ctx: CliContext,
+  opts: { stopOnFailure: boolean; verb: string },
+  run: (conn: Connection) => PackageRun,
+): Promise<ExitCode> {
+  const conn = await connectCluster(flags, ctx);
+  const progress = new Progress(ctx, progressStyle(flags.progress, ctx, flags.output));
+  const codes: ExitCode[] = [];
+  try {
+    const one = run(conn);
+    for (const [i, arg] of dirs.entries()) {
+      if (dirs.length > 1) progress.err(`kpt-live: ${opts.verb} ${arg} (${i + 1}/${dirs.length})\n`);
+      const code = await one(arg, progress);
+      codes.push(code);
+      const rest = dirs.slice(i + 1);
+      if (ctx.signal?.aborted) {
+        if (rest.length > 0) progress.err(`kpt-live: interrupted: not starting ${rest.join(', ')}\n`);
+        break;
+      }
+      if (code !== 0 && opts.stopOnFailure && rest.length > 0) {
+        progress.err(`kpt-live: ${arg} did not succeed: not starting ${rest.join(', ')}\n`);
+        break;
+      }
+    }
+  } finally {
+    progress.stop();
+    conn.client.close();
+  }
+  return worstExitCode(codes);
+}
+
+/** Notices, the fatal error or the failed objects of one package, on stderr. */
+export function reportResult(ctx: CliContext, progress: Progress, result: PackageRunResult): void {
+  progress.stop();
+  for (const notice of result.notices) ctx.stderr.write(`note: ${notice}\n`);
+  if (result.exitCode === 1 && result.error) printError(ctx, result.error);
+  if (result.exitCode === 3 && result.run) ctx.stderr.write(renderFailures(result.run.objects));
+}
+
+/** `kpt-live apply|destroy DIR...`: the engine's events printed as kpt prints them, live. */
+export function runActuation(
+  mode: 'apply' | 'destroy',
+  dirs: readonly string[],
+  flags: RunFlags,
+  ctx: CliContext,
+) {
+  const options = runOptionsFrom(flags);
+  const format = flags.output as EventFormat;
+  return forEachPackage(
+    dirs,
+    flags,
+    ctx,
+    { stopOnFailure: true, verb: mode === 'apply' ? 'applying' : 'destroying' },
+    (conn) => async (arg, progress) => {
+      const loc = locatePackage(arg, ctx.cwd);
+      const secretValues: string[] = [];
+      const printer = eventPrinter(format, (t) => progress.out(t), ctx.stdout, {
+        showStatusEvents: flags.showStatusEvents,
+        secretValues,
+        live: format === 'table' && !!ctx.stdout.isTTY,
+      });
+      const defaultNamespace = flags.namespace ?? conn.access.namespace;
+      if (flags.dryRun) {
+        if (format === 'events') progress.out('Dry-run strategy: server\n');
+        let events: RunEvent[];
+        if (mode === 'apply') {
+          const result = await runPackage(conn.client, loc.dir, 'preview', {
+            repoRoot: loc.root,
+            defaultNamespace,
+            options,
+          });
+          if (!result.preview) {
+            reportResult(ctx, progress, result);
+            return 1;
+          }
+          events = previewEvents(result.preview);
+        } else {
+          const info = await readInventoryInfo(loc.dir, { repoRoot: loc.root });
+          if (!info.inventory || info.errors.length > 0) {
+            printError(
+              ctx,
+              info.errors.map(formatPackageError).join('\n') || `${arg}: no inventory information`,
+            );
+            return 1;
+          }
+          events = await destroyPreviewEvents(conn.client, info.inventory);
+        }
+        for (const e of events) printer.event(e);
+        printer.finish();
+        return exitCodeFor(printer.stats);
+      }
+      const result = await runPackage(conn.client, loc.dir, mode, {
+        repoRoot: loc.root,
+        defaultNamespace,
+        options,
+        signal: ctx.signal,
+        emit: (e) => {
+          printer.event(e);
+          progress.event(e);
+        },
+        onProgress: (line) => progress.line(line),
+        onPrepared: (prepared) =>
+          secretValues.push(...collectSecretValues(prepared.objects.map((o) => o.object))),
+      });
+      progress.stop();
+      printer.finish();
+      reportResult(ctx, progress, result);
+      return result.exitCode;
+    },
+  );
+}
