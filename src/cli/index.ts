@@ -2,20 +2,25 @@ import { main } from './main.js';
 
 /**
  * The `kpt-live` executable. SIGINT/SIGTERM abort the run: the engine stops starting new work, saves the
- * inventory and returns; the process then exits 130 (SIGINT) or 143 (SIGTERM). A second signal exits at
- * once.
+ * inventory and returns; the process then exits 130 (SIGINT) or 143 (SIGTERM). A second Ctrl-C exits at
+ * once; a SIGTERM after SIGINT (how CI runners cancel) does not cut the inventory write short.
  */
 const controller = new AbortController();
 let signalled: NodeJS.Signals | undefined;
 
 function onSignal(signal: NodeJS.Signals): void {
+  if (signalled === 'SIGINT' && signal === 'SIGINT') {
+    process.stderr.write('kpt-live: SIGINT again: exiting now; the inventory may not list every object\n');
+    process.exit(130);
+  }
   if (signalled) {
-    process.stderr.write(`kpt-live: ${signal} again: exiting now; the inventory may not list every object\n`);
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    // a CI runner follows SIGINT with SIGTERM: keep saving the inventory until SIGKILL
+    process.stderr.write(`kpt-live: ${signal}: already stopping, saving the inventory\n`);
+    return;
   }
   signalled = signal;
   process.stderr.write(
-    `kpt-live: ${signal}: stopping after the current step and saving the inventory (send it again to exit now)\n`,
+    `kpt-live: ${signal}: stopping after the current step and saving the inventory${signal === 'SIGINT' ? ' (Ctrl-C again exits now)' : ''}\n`,
   );
   controller.abort(new Error(`interrupted by ${signal}`));
 }

@@ -40,3 +40,15 @@ export async function connectCluster(
     throw new CliError(`cannot use the kubeconfig: ${(err as Error).message}`, 1);
   }
 }
+
+const NETWORK_ERROR =
+  /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EAI_AGAIN|socket hang up|certificate|self[- ]signed/i;
+
+/**
+ * A fatal error as the user should read it: a network or TLS failure names the server and kubeconfig
+ * context it was trying, since the bare `connect ECONNREFUSED 127.0.0.1:6443` does not say what to fix.
+ */
+export function explainFatal(error: string, access?: { server: string; contextName: string }): string {
+  if (!access || !NETWORK_ERROR.test(error)) return error;
+  return `cannot reach the cluster at ${access.server} (kubeconfig context "${access.contextName}"): ${error}; check --kubeconfig and --context, and that the API server is running`;
+}

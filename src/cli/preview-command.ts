@@ -51,7 +51,7 @@ export async function runPreview(
         docs.push(doc);
         if (format !== 'json' && !toFile) progress.out(renderPreview(doc, format, color));
       }
-      reportResult(ctx, progress, result);
+      reportResult(ctx, progress, result, conn);
       return result.exitCode;
     },
   );

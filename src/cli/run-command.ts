@@ -8,7 +8,7 @@ import { type CliContext, type ExitCode, printError, worstExitCode } from './cli
 import { destroyPreviewEvents, previewEvents } from './dry-run.js';
 import { type RunFlags, runOptionsFrom } from './options.js';
 import { type EventFormat, eventPrinter, renderFailures } from './output.js';
-import { connectCluster, locatePackage } from './package-dir.js';
+import { connectCluster, explainFatal, locatePackage } from './package-dir.js';
 import { Progress, progressStyle } from './progress.js';
 
 /** What one package's run hands back to the loop over DIRs. */
@@ -53,10 +53,15 @@ export async function forEachPackage(
 }
 
 /** Notices, the fatal error or the failed objects of one package, on stderr. */
-export function reportResult(ctx: CliContext, progress: Progress, result: PackageRunResult): void {
+export function reportResult(
+  ctx: CliContext,
+  progress: Progress,
+  result: PackageRunResult,
+  conn?: Connection,
+): void {
   progress.stop();
   for (const notice of result.notices) ctx.stderr.write(`note: ${notice}\n`);
-  if (result.exitCode === 1 && result.error) printError(ctx, result.error);
+  if (result.exitCode === 1 && result.error) printError(ctx, explainFatal(result.error, conn?.access));
   if (result.exitCode === 3 && result.run) ctx.stderr.write(renderFailures(result.run.objects));
 }
 
@@ -93,7 +98,7 @@ export function runActuation(
             options,
           });
           if (!result.preview) {
-            reportResult(ctx, progress, result);
+            reportResult(ctx, progress, result, conn);
             return 1;
           }
           events = previewEvents(result.preview);
@@ -127,7 +132,7 @@ export function runActuation(
       });
       progress.stop();
       printer.finish();
-      reportResult(ctx, progress, result);
+      reportResult(ctx, progress, result, conn);
       return result.exitCode;
     },
   );

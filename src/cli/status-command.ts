@@ -32,7 +32,7 @@ export async function runStatus(
           renderStatus(flags.output as EventFormat, result.prepared.inventory.name, result.status),
         );
       }
-      reportResult(ctx, progress, result);
+      reportResult(ctx, progress, result, conn);
       return result.exitCode;
     },
   );
