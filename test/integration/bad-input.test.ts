@@ -1,0 +1,473 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Document, parseAllDocuments } from 'yaml';
+import { defaultRunOptions } from '../../src/apply/run-options.js';
+import { ensureResourceGroupCrd } from '../../src/inventory/install-crd.js';
+import { type Connection, connect } from '../../src/kube/connect.js';
+import { formatPackageError } from '../../src/package/package-error.js';
+import { type PackageRunResult, runPackage } from '../../src/run/run-package.js';
+import {
+  type AuditEvent,
+  auditOffset,
+  describeRequest,
+  flushAudit,
+  mutatingRequests,
+} from '../support/audit-log.js';
+import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
+import { prng } from '../support/fault-proxy.js';
+import { fixturesDir } from '../support/packages.js';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const badDir = path.join(fixturesDir, 'bad');
+/** tsx by file URL: the CLI runs with the package's repository as its cwd, where `tsx` does not resolve. */
+const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+
+/**
+ * Broken packages must be refused before anything changes: exit code 1, a message naming the file (and
+ * line, where there is one) and no stack frames, and no mutating request in the API server's audit log.
+ * Runs are made as an impersonated user of their own (`as:` in the kubeconfig, bound to cluster-admin, so
+ * a check that fails to stop a package would really write), which makes this file's requests easy to pick
+ * out of the shared audit log. The run's own lock (a Lease, taken before the pre-flight and deleted after)
+ * is the one write allowed, and it must be gone afterwards.
+ *
+ * Knobs: KPT_LIVE_MUTATION_TRIALS (default 10), KPT_LIVE_MUTATION_SEED (default 1).
+ */
+const user = 'kpt-bad-input';
+const mutationTrials = Number(process.env.KPT_LIVE_MUTATION_TRIALS ?? 10);
+const mutationSeed = Number(process.env.KPT_LIVE_MUTATION_SEED ?? 1);
+
+interface BadCase {
+  /** Directory under test/fixtures/bad. */
+  name: string;
+  /** The file (in the package) the message must name; none for package-wide problems. */
+  file?: string;
+  /** The exact line, where one is meaningful. */
+  line?: number;
+  message: RegExp;
+  /** Makes files that are generated, not committed (huge, deep, non-UTF-8, symlinks). */
+  generate?: (dir: string) => void;
+  /** The package path handed to the run, when not the case name. */
+  rel?: string;
+  /** Run the CLI on it too (not for a `..` path: the CLI treats a DIR outside the cwd as its own root). */
+  cli?: boolean;
+  /** Also through the bundled action. */
+  action?: boolean;
+}
+
+const cases: BadCase[] = [
+  { name: 'invalid-yaml', file: 'configmap.yaml', message: /invalid YAML/, action: true },
+  { name: 'name-number', file: 'configmap.yaml', line: 4, message: /metadata\.name must be a string/ },
+  {
+    name: 'label-boolean',
+    file: 'configmap.yaml',
+    line: 7,
+    message: /label "enabled" value must be a string/,
+  },
+  { name: 'missing-kind', file: 'configmap.yaml', line: 1, message: /missing kind/ },
+  { name: 'not-an-object', file: 'configmap.yaml', line: 8, message: /not a Kubernetes object/ },
+  { name: 'duplicate-keys', file: 'configmap.yaml', line: 8, message: /unique/ },
+  { name: 'data-number', file: 'configmap.yaml', message: /data/ },
+  { name: 'invalid-name', file: 'configmap.yaml', message: /Not_A_Valid_Name/ },
+  { name: 'unknown-kind', file: 'gizmo.yaml', message: /Gizmo/ },
+  { name: 'depends-on-cycle', file: 'objects.yaml', message: /cycl/i },
+  {
+    name: 'huge-file',
+    file: 'huge.yaml',
+    message: /huge/,
+    generate: (dir) =>
+      fs.writeFileSync(
+        path.join(dir, 'huge.yaml'),
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: huge\ndata:\n  blob: "${'x'.repeat(20 * 1024 * 1024)}"\n`,
+      ),
+  },
+  {
+    name: 'deep-nesting',
+    file: 'deep.yaml',
+    message: /deep|nest|stack/i,
+    generate: (dir) => {
+      const n = 20_000;
+      fs.writeFileSync(
+        path.join(dir, 'deep.yaml'),
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: deep\n  annotations:\n    x: ${'['.repeat(n)}1${']'.repeat(n)}\n`,
+      );
+    },
+  },
+  {
+    name: 'non-utf8',
+    file: 'latin1.yaml',
+    message: /UTF-8/i,
+    generate: (dir) =>
+      fs.writeFileSync(
+        path.join(dir, 'latin1.yaml'),
+        Buffer.concat([
+          Buffer.from('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: latin\ndata:\n  city: "Montr'),
+          Buffer.from([0xe9, 0x61, 0x6c, 0xff]),
+          Buffer.from('"\n'),
+        ]),
+      ),
+  },
+  {
+    name: 'symlink-out',
+    file: 'outside.yaml',
+    message: /symlink points outside the repository/,
+    action: true,
+    generate: (dir) => {
+      const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-outside-'));
+      fs.writeFileSync(
+        path.join(outside, 'stolen.yaml'),
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-outside\ndata:\n  secret: "from the runner"\n',
+      );
+      fs.symlinkSync(path.join(outside, 'stolen.yaml'), path.join(dir, 'outside.yaml'));
+    },
+  },
+  {
+    name: 'path-escape',
+    rel: '../path-escape',
+    message: /outside the repository/,
+    cli: false,
+    action: true,
+  },
+];
+
+describe('bad input is refused before anything changes', () => {
+  const api = adminClient();
+  const audit = controlPlane().auditLogPath;
+  let conn: Connection;
+  let kubeconfig: string;
+  let ns: string;
+
+  beforeAll(async () => {
+    const binding = {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: `${user}-admin` },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+    };
+    await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', binding);
+    const admin = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
+    kubeconfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-bad-kc-')), 'kubeconfig');
+    fs.writeFileSync(kubeconfig, admin.replace(/^(\s+token: .*)$/m, `$1\n    as: ${user}`), { mode: 0o600 });
+    conn = await connect({ kubeconfigPath: kubeconfig });
+    await ensureResourceGroupCrd(conn.client, { install: true });
+    ns = await createNamespace(api, 'bad');
+  });
+  afterAll(() => conn?.client.close());
+
+  /** A copy of `source` as `<repo>/<name>` with the namespace and a fresh inventory filled in. */
+  function copyPackage(source: string, name: string) {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-bad-repo-'));
+    const dir = path.join(repo, name);
+    fs.cpSync(source, dir, { recursive: true });
+    const inv = uniqueName('inventory');
+    for (const f of fs.readdirSync(dir, { recursive: true }) as string[]) {
+      const p = path.join(dir, f);
+      if (!/\.ya?ml$|Kptfile$/.test(f) || !fs.statSync(p).isFile()) continue;
+      fs.writeFileSync(
+        p,
+        fs.readFileSync(p, 'utf8').replaceAll('NAMESPACE', ns).replaceAll('inventory-bad', inv),
+      );
+    }
+    return { repo, dir, inv };
+  }
+
+  /** What the run printed: its error or its package errors, one per line. */
+  const messageOf = (r: PackageRunResult) =>
+    [r.error ?? '', ...(r.packageErrors ?? []).map(formatPackageError)].join('\n');
+
+  /** Runs `body`, then returns the writes the audit log shows for our user in that time (the lock aside). */
+  async function writesDuring(
+    body: () => Promise<void>,
+  ): Promise<{ writes: AuditEvent[]; seen: AuditEvent[] }> {
+    const offset = auditOffset(audit);
+    await body();
+    const events = (await flushAudit(api, audit, offset)).filter(
+      (e) => e.impersonatedUser?.username === user,
+    );
+    const writes = mutatingRequests(events, user).filter(
+      (e) => !(e.objectRef?.resource === 'leases' && e.objectRef.name?.startsWith('kpt-live-action.')),
+    );
+    return { writes, seen: events };
+  }
+
+  function expectGoodMessage(text: string, where: string | undefined, line?: number) {
+    if (where) expect(text).toContain(line ? `${where}:${line}` : where);
+    expect(text).not.toMatch(/^\s+at /m);
+  }
+
+  async function cli(repo: string, dir: string) {
+    return run(
+      process.execPath,
+      [
+        '--import',
+        tsx,
+        path.join(root, 'src/cli/index.ts'),
+        'apply',
+        dir,
+        '--kubeconfig',
+        kubeconfig,
+        '-n',
+        ns,
+      ],
+      { cwd: repo, env: { ...process.env, KPT_LIVE_DEBUG: '' }, maxBuffer: 64 * 1024 * 1024 },
+    ).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: e.code ?? -1,
+        out: (e.stdout ?? '') + (e.stderr ?? ''),
+      }),
+    );
+  }
+
+  async function action(repo: string, rel: string) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-bad-runner-'));
+    const eventPath = path.join(dir, 'event.json');
+    fs.writeFileSync(eventPath, JSON.stringify({ ref: 'refs/heads/main', inputs: {} }));
+    for (const f of ['output', 'summary.md']) fs.writeFileSync(path.join(dir, f), '');
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      GITHUB_ACTIONS: 'true',
+      GITHUB_EVENT_NAME: 'workflow_dispatch',
+      GITHUB_EVENT_PATH: eventPath,
+      GITHUB_REPOSITORY: 'acme/platform',
+      GITHUB_SHA: 'a'.repeat(40),
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_WORKSPACE: repo,
+      GITHUB_API_URL: 'http://127.0.0.1:9',
+      GITHUB_RUN_ID: '4243',
+      GITHUB_OUTPUT: path.join(dir, 'output'),
+      GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
+      RUNNER_TEMP: dir,
+      INPUT_MODE: 'apply',
+      INPUT_PACKAGES: rel,
+      INPUT_KUBECONFIG: fs.readFileSync(kubeconfig, 'utf8'),
+      INPUT_NAMESPACE: ns,
+    };
+    return run(process.execPath, [path.join(root, 'dist/index.js')], { cwd: repo, env }).then(
+      (r) => ({ code: 0, out: r.stdout + r.stderr }),
+      (e: { code?: number; stdout?: string; stderr?: string }) => ({
+        code: e.code ?? -1,
+        out: (e.stdout ?? '') + (e.stderr ?? ''),
+      }),
+    );
+  }
+
+  for (const c of cases) {
+    it(`${c.name}: exit 1, names ${c.file ?? 'the package'}${c.line ? `:${c.line}` : ''}, writes nothing`, async () => {
+      const { repo, dir } = copyPackage(path.join(badDir, c.name), c.name);
+      c.generate?.(dir);
+      let runRoot = repo;
+      if (c.rel?.startsWith('..')) {
+        runRoot = path.join(repo, 'checkout');
+        fs.mkdirSync(runRoot);
+      }
+      const rel = c.rel ?? c.name;
+      const where = c.file ? `${c.name}/${c.file}` : undefined;
+      const outputs: string[] = [];
+      const { writes } = await writesDuring(async () => {
+        const result = await runPackage(conn.client, rel, 'apply', {
+          repoRoot: runRoot,
+          defaultNamespace: ns,
+          options: defaultRunOptions({ reconcileTimeoutMs: 30_000 }),
+        });
+        const text = messageOf(result);
+        outputs.push(text);
+        if (process.env.KPT_LIVE_SHOW_MESSAGES) console.info(`${c.name}: ${text.slice(0, 400)}`);
+        expect(result.exitCode, text).toBe(1);
+        expect(text).toMatch(c.message);
+        expectGoodMessage(text, where, c.line);
+        if (c.cli !== false) {
+          const r = await cli(repo, c.name);
+          outputs.push(r.out);
+          expect(r.code, r.out).toBe(1);
+          expectGoodMessage(r.out, where, c.line);
+        }
+        if (c.action) {
+          const r = await action(runRoot, rel);
+          outputs.push(r.out);
+          expect(r.code, r.out).toBe(1);
+          expect(r.out).toMatch(/^::error/m);
+          expectGoodMessage(r.out, where, c.line);
+        }
+      });
+      expect(writes.map(describeRequest), outputs.join('\n---\n').slice(0, 3000)).toEqual([]);
+    });
+  }
+
+  it('empty-package: refuses to prune everything a previous apply created, and writes nothing', async () => {
+    const { repo, dir, inv } = copyPackage(path.join(badDir, 'empty-package'), 'empty-package');
+    const cm = (n: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\ndata:\n  v: "1"\n`;
+    fs.writeFileSync(path.join(dir, 'a.yaml'), cm('kept-a'));
+    fs.writeFileSync(path.join(dir, 'b.yaml'), cm('kept-b'));
+    const options = defaultRunOptions({ reconcileTimeoutMs: 30_000 });
+    // the prior apply is a positive control: the same audit filter does see this user's writes
+    const prior = await writesDuring(async () => {
+      const r = await runPackage(conn.client, 'empty-package', 'apply', {
+        repoRoot: repo,
+        defaultNamespace: ns,
+        options,
+      });
+      expect(r.exitCode, r.error).toBe(0);
+    });
+    expect(prior.writes.map((e) => `${e.verb} ${e.objectRef?.resource}`)).toEqual(
+      expect.arrayContaining(['patch configmaps', 'create resourcegroups']),
+    );
+    expect(prior.seen.every((e) => e.userAgent?.startsWith('kpt-live-action/0.1'))).toBe(true);
+
+    fs.rmSync(path.join(dir, 'a.yaml'));
+    fs.rmSync(path.join(dir, 'b.yaml'));
+    const { writes } = await writesDuring(async () => {
+      const r = await runPackage(conn.client, 'empty-package', 'apply', {
+        repoRoot: repo,
+        defaultNamespace: ns,
+        options,
+      });
+      expect(r.exitCode).toBe(1);
+      expect(r.error).toMatch(/no objects.*prune all 2 object\(s\)/);
+      expect(r.error).toContain(inv);
+      const c = await cli(repo, 'empty-package');
+      expect(c.code, c.out).toBe(1);
+      expect(c.out).toMatch(/prune all 2/);
+      expect(c.out).not.toMatch(/^\s+at /m);
+    });
+    expect(writes.map(describeRequest)).toEqual([]);
+    for (const n of ['kept-a', 'kept-b'])
+      expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/${n}`)).status).toBe(200);
+  });
+
+  it(`mutations of good packages that the validator or the pre-flight must reject (${mutationTrials} trials, seed ${mutationSeed})`, async () => {
+    const random = prng(mutationSeed);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
+    const sources = ['packages/wordpress', 'packages/wordpress-with-dependencies', 'cli/basic'];
+    const tally: Record<string, number> = {};
+    for (let trial = 0; trial < mutationTrials; trial++) {
+      const source = pick(sources);
+      const { repo, dir } = copyPackage(path.join(fixturesDir, source), 'app');
+      fs.writeFileSync(
+        path.join(dir, 'resourcegroup.yaml'),
+        `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${uniqueName('inventory')}\n  namespace: ${ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${uniqueName('id')}\n`,
+      );
+      const docs = objectDocuments(dir, ns);
+      const options = mutations.flatMap((m) => docs.filter((d) => m.applies(d.doc)).map((d) => ({ m, d })));
+      const { m, d } = pick(options);
+      const oldName = String(d.doc.getIn(['metadata', 'name']));
+      m.apply(d.doc);
+      fs.writeFileSync(d.file, d.all.map((x) => x.toString()).join('---\n'));
+      const inPackage = (file: string) => `app/${path.relative(dir, file).split(path.sep).join('/')}`;
+      const where = inPackage(d.file);
+      // renaming an object others depend on is (also) reported where they depend on it
+      const renamed = d.doc.getIn(['metadata', 'name']) !== oldName;
+      const dependents = renamed
+        ? docs
+            .filter((x) =>
+              String(x.doc.getIn(['metadata', 'annotations', dependsOn]) ?? '').endsWith(`/${oldName}`),
+            )
+            .map((x) => inPackage(x.file))
+        : [];
+      const label = `trial ${trial} (seed ${mutationSeed}): ${m.name} on ${where} (${source})`;
+      tally[m.name] = (tally[m.name] ?? 0) + 1;
+      const { writes } = await writesDuring(async () => {
+        const r = await runPackage(conn.client, 'app', 'apply', {
+          repoRoot: repo,
+          defaultNamespace: ns,
+          options: defaultRunOptions({ reconcileTimeoutMs: 30_000 }),
+        });
+        const text = messageOf(r);
+        if (process.env.KPT_LIVE_SHOW_MESSAGES) console.info(`${label}: ${text.slice(0, 400)}`);
+        expect(r.exitCode, `${label}: ${text}`).toBe(1);
+        expect(
+          [where, ...dependents].some((f) => text.includes(f)),
+          `${label}: ${text}`,
+        ).toBe(true);
+        expect(text, label).not.toMatch(/^\s+at /m);
+      });
+      expect(writes.map(describeRequest), label).toEqual([]);
+    }
+    console.info(`mutations (seed ${mutationSeed}): ${JSON.stringify(tally)}`);
+  });
+});
+
+interface ObjectDoc {
+  file: string;
+  doc: Document;
+  /** Every document of the file, to write it back. */
+  all: Document[];
+}
+
+/** The package's object documents (namespace `default` rewritten to the test's), for mutating one. */
+function objectDocuments(dir: string, ns: string): ObjectDoc[] {
+  const out: ObjectDoc[] = [];
+  for (const f of fs.readdirSync(dir, { recursive: true }) as string[]) {
+    if (!/\.ya?ml$/.test(f) || f.endsWith('resourcegroup.yaml')) continue;
+    const file = path.join(dir, f);
+    const text = fs.readFileSync(file, 'utf8').replaceAll('/namespaces/default/', `/namespaces/${ns}/`);
+    const all = parseAllDocuments(text) as Document[];
+    for (const doc of all) {
+      if (doc.getIn(['metadata', 'namespace']) === 'default') doc.setIn(['metadata', 'namespace'], ns);
+      if (typeof doc.get('kind') === 'string' && doc.get('kind') !== 'Kptfile') out.push({ file, doc, all });
+    }
+    fs.writeFileSync(file, all.map((x) => x.toString()).join('---\n'));
+  }
+  return out;
+}
+
+const dependsOn = 'config.kubernetes.io/depends-on';
+const workload = (d: Document) => ['Deployment', 'StatefulSet'].includes(String(d.get('kind')));
+const hasContainerPort = (d: Document) =>
+  workload(d) &&
+  d.getIn(['spec', 'template', 'spec', 'containers', 0, 'ports', 0, 'containerPort']) !== undefined;
+
+/** Mutations that must never reach the cluster: each breaks a rule the validator or the pre-flight enforces. */
+const mutations: { name: string; applies: (d: Document) => boolean; apply: (d: Document) => void }[] = [
+  { name: 'drop kind', applies: () => true, apply: (d) => d.delete('kind') },
+  { name: 'drop metadata.name', applies: () => true, apply: (d) => d.deleteIn(['metadata', 'name']) },
+  { name: 'name as a number', applies: () => true, apply: (d) => d.setIn(['metadata', 'name'], 4242) },
+  {
+    name: 'label as a boolean',
+    applies: () => true,
+    apply: (d) => d.setIn(['metadata', 'labels', 'mutated'], true),
+  },
+  {
+    name: 'malformed depends-on',
+    applies: () => true,
+    apply: (d) => d.setIn(['metadata', 'annotations', dependsOn], 'not-a-reference'),
+  },
+  {
+    name: 'unknown apiVersion',
+    applies: (d) => String(d.get('apiVersion')).startsWith('apps/'),
+    apply: (d) => d.set('apiVersion', 'apps/v9'),
+  },
+  {
+    name: 'container port as a string',
+    applies: hasContainerPort,
+    apply: (d) =>
+      d.setIn(['spec', 'template', 'spec', 'containers', 0, 'ports', 0, 'containerPort'], 'http-port'),
+  },
+  {
+    name: 'service port as a string',
+    applies: (d) => d.get('kind') === 'Service' && d.getIn(['spec', 'ports', 0, 'port']) !== undefined,
+    apply: (d) => d.setIn(['spec', 'ports', 0, 'port'], 'eighty'),
+  },
+  {
+    name: 'bogus field in a strict schema',
+    applies: (d) => workload(d) || d.get('kind') === 'Service',
+    apply: (d) => d.setIn(['spec', 'bogusField'], 'surprise'),
+  },
+  {
+    name: 'negative replicas',
+    applies: workload,
+    apply: (d) => d.setIn(['spec', 'replicas'], -3),
+  },
+  {
+    name: 'invalid name',
+    applies: () => true,
+    apply: (d) => d.setIn(['metadata', 'name'], 'Not_A_DNS_Name'),
+  },
+];
