@@ -5,7 +5,6 @@ import { EventStats } from '../report/event-stats.js';
 import { goJson, JsonEventFormatter, rfc3339 } from '../report/events-json.js';
 import { renderEventText, renderSummaryText } from '../report/events-text.js';
 import type { ObjectStatus } from '../run/package-status.js';
-import type { OutStream } from './cli-io.js';
 import { formatTable, TablePrinter } from './table.js';
 
 /** Prints a run's events as they happen, then the closing lines; `stats` decide the exit code of a dry-run. */
@@ -38,12 +37,9 @@ export interface EventPrinterOptions {
 export function eventPrinter(
   format: EventFormat,
   write: (text: string) => void,
-  stdout: OutStream,
   opts: EventPrinterOptions = {},
 ): EventPrinter {
-  if (format === 'table') {
-    return new TablePrinter({ write, isTTY: stdout.isTTY, columns: stdout.columns }, !!opts.live);
-  }
+  if (format === 'table') return new TablePrinter(write, !!opts.live);
   if (format === 'json') {
     const f = new JsonEventFormatter({
       showStatusEvents: opts.showStatusEvents,

@@ -82,7 +82,7 @@ export function runActuation(
     (conn) => async (arg, progress) => {
       const loc = locatePackage(arg, ctx.cwd);
       const secretValues: string[] = [];
-      const printer = eventPrinter(format, (t) => progress.out(t), ctx.stdout, {
+      const printer = eventPrinter(format, (t) => progress.out(t), {
         showStatusEvents: flags.showStatusEvents,
         secretValues,
         live: format === 'table' && !!ctx.stdout.isTTY,

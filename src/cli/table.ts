@@ -1,7 +1,6 @@
 import type { RunEvent } from '../apply/events.js';
 import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
 import { EventStats } from '../report/event-stats.js';
-import type { OutStream } from './cli-io.js';
 
 /** Left-aligned columns separated by two spaces, header first; trailing spaces trimmed. */
 export function formatTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
@@ -37,7 +36,7 @@ export class TablePrinter {
   private errored = false;
 
   constructor(
-    private readonly stdout: OutStream,
+    private readonly write: (text: string) => void,
     private readonly live: boolean,
   ) {}
 
@@ -121,8 +120,8 @@ export class TablePrinter {
         r.message,
       ]),
     );
-    if (this.live && this.drawn > 0) this.stdout.write(`\u001b[${this.drawn}A\u001b[0J`);
-    this.stdout.write(text);
+    if (this.live && this.drawn > 0) this.write(`\u001b[${this.drawn}A\u001b[0J`);
+    this.write(text);
     this.drawn = text.split('\n').length - 1;
   }
 }

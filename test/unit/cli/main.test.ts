@@ -1,0 +1,155 @@
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CliContext } from '../../../src/cli/cli-io.js';
+import { main } from '../../../src/cli/main.js';
+
+/** Runs the CLI in-process with collected output; no command here reaches a cluster. */
+async function cli(args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const ctx: CliContext = {
+    stdout: { write: (t: string) => (stdout += t) },
+    stderr: { write: (t: string) => (stderr += t) },
+    cwd: os.tmpdir(),
+    env: {},
+  };
+  const code = await main(args, ctx);
+  return { code, stdout, stderr };
+}
+
+/** A kubeconfig that does not exist: a command that got past flag parsing fails with exit 1 naming it. */
+const missingKubeconfig = ['--kubeconfig', path.join(os.tmpdir(), 'kpt-live-no-such-kubeconfig')];
+const pastParsing = `error: cannot use the kubeconfig: kubeconfig not found: ${path.join(os.tmpdir(), 'kpt-live-no-such-kubeconfig')}\n`;
+
+describe('kpt-live main', () => {
+  it('--help lists every command and the exit codes, exit 0', async () => {
+    const r = await cli(['--help']);
+    expect(r.code).toBe(0);
+    for (const cmd of [
+      'init',
+      'preview',
+      'apply',
+      'destroy',
+      'status',
+      'resolve',
+      'install-resource-group',
+      'migrate',
+    ]) {
+      expect(r.stdout).toMatch(new RegExp(`^  ${cmd} `, 'm'));
+    }
+    expect(r.stdout).toContain('Exit codes: 0 success, 1 fatal error');
+  });
+
+  it.each([
+    [
+      'apply',
+      [
+        '--reconcile-timeout',
+        '--prune-propagation-policy',
+        '--no-prune',
+        '--wait-for-controller',
+        '--progress',
+        '--status-policy',
+      ],
+    ],
+    ['destroy', ['--prune-timeout', '--delete-propagation-policy', '--inventory-policy', '--dry-run']],
+    ['preview', ['--output-file', '--field-manager', '--force-conflicts']],
+    ['resolve', ['--base', '--head']],
+    ['init', ['--name', '--inventory-id', '--force']],
+  ])('%s --help names its flags', async (cmd, flags) => {
+    const r = await cli([cmd, '--help']);
+    expect(r.code).toBe(0);
+    for (const flag of flags) expect(r.stdout).toContain(flag);
+  });
+
+  it('no command prints the help on stderr and exits 2', async () => {
+    const r = await cli([]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Usage: kpt-live');
+  });
+
+  it.each([
+    [['apply', '--nope'], "error: unknown option '--nope'\n"],
+    [['apply', '--reconcile-timeout'], "error: option '--reconcile-timeout <duration>' argument missing\n"],
+    [
+      ['status', '--output', 'xml'],
+      "error: option '--output <format>' argument 'xml' is invalid. Allowed choices are events, json, table.\n",
+    ],
+    [['apply', '--progres', 'always'], "error: unknown option '--progres' (Did you mean --progress?)\n"],
+    [
+      ['apply', '--wait-for-controller', 'forever'],
+      `error: option '--wait-for-controller <duration>' argument 'forever' is invalid. "forever" is not a duration: use a number with a unit, e.g. 90s, 2m or 1h30m (0 = no limit)\n`,
+    ],
+    [
+      ['destroy', '--dry-run=perhaps'],
+      'error: invalid argument "perhaps" for "--dry-run" flag: use true or false\n',
+    ],
+    [['resolve', 'a', 'b'], "error: too many arguments for 'resolve'. Expected 1 argument but got 2.\n"],
+  ])('%j is a usage error: one line, exit 2', async (args, message) => {
+    const r = await cli(args);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(message);
+  });
+
+  it.each([
+    [
+      'apply',
+      [
+        '--reconcile-timeout=2m',
+        '--output=json',
+        '--install-resource-group',
+        '--show-status-events',
+        '--server-side',
+        '--status-policy=all',
+        '--inventory-policy=adopt',
+        '--prune-timeout',
+        '0',
+        '--field-manager=x',
+        '--force-conflicts=true',
+        '--dry-run=false',
+        '--no-prune',
+        '--no-wait',
+        '--wait-for-jobs',
+        '--wait-for-controller=15s',
+        '-n',
+        'ns',
+        '--context',
+        'c',
+      ],
+    ],
+    [
+      'apply',
+      [
+        '--install-resource-group=false',
+        '--server-side=true',
+        '--prune=false',
+        '--output',
+        'table',
+        '--progress=never',
+      ],
+    ],
+    [
+      'destroy',
+      [
+        '--delete-timeout=1m',
+        '--delete-propagation-policy=Foreground',
+        '--output=json',
+        '--show-status-events',
+      ],
+    ],
+    ['preview', ['--output=markdown', '--output-file', 'x.md', '--allow-empty-prune']],
+    ['status', ['--output=json', '--wait-for-jobs']],
+    ['install-resource-group', []],
+    ['migrate', ['--dry-run', '--name', 'inv', '--force']],
+  ])("%s accepts kpt's flag forms %j", async (cmd, flags) => {
+    const r = await cli(
+      [cmd, 'pkg', ...flags, ...missingKubeconfig].filter(
+        (a) => !(cmd === 'install-resource-group' && a === 'pkg'),
+      ),
+    );
+    expect(r.stderr).toBe(pastParsing);
+    expect(r.code).toBe(1);
+  });
+});

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { CliError } from '../../../src/cli/cli-io.js';
+import { durationArg, normaliseBoolFlags, runOptionsFrom } from '../../../src/cli/options.js';
+
+describe('durationArg', () => {
+  it.each([
+    ['0', 0],
+    ['90s', 90_000],
+    ['2m', 120_000],
+    ['1h30m', 5_400_000],
+    ['250ms', 250],
+    ['1.5s', 1500],
+  ])('%s is %i ms', (text, ms) => {
+    expect(durationArg(text)).toBe(ms);
+  });
+
+  it.each(['5x', '', '2 minutes', '-1s', 'm', '10'])('rejects %j with a usage message', (text) => {
+    expect(() => durationArg(text)).toThrow(`"${text}" is not a duration`);
+  });
+});
+
+describe('normaliseBoolFlags', () => {
+  it.each([
+    [['--server-side=true'], ['--server-side']],
+    [['--server-side=false'], []],
+    [
+      ['--dry-run=1', 'pkg'],
+      ['--dry-run', 'pkg'],
+    ],
+    [['--dry-run=F'], []],
+    [['--install-resource-group=false'], ['--no-install-resource-group']],
+    [['--install-resource-group=TRUE'], ['--install-resource-group']],
+    [['--prune=false'], ['--no-prune']],
+    [['--prune=true'], []],
+    [['--wait=false'], ['--no-wait']],
+    [
+      ['--reconcile-timeout=2m', '--output=json'],
+      ['--reconcile-timeout=2m', '--output=json'],
+    ],
+    [
+      ['--', '--dry-run=false'],
+      ['--', '--dry-run=false'],
+    ],
+  ])('%j becomes %j', (args, want) => {
+    expect(normaliseBoolFlags(args)).toEqual(want);
+  });
+
+  it('rejects a value that is not a boolean with exit code 2', () => {
+    const err = (() => {
+      try {
+        normaliseBoolFlags(['--force-conflicts=yes']);
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(err).toBeInstanceOf(CliError);
+    expect((err as CliError).exitCode).toBe(2);
+    expect((err as CliError).message).toBe(
+      'invalid argument "yes" for "--force-conflicts" flag: use true or false',
+    );
+  });
+});
+
+describe('runOptionsFrom', () => {
+  it("keeps the contract's defaults when no flag is given", () => {
+    const o = runOptionsFrom({ output: 'events' });
+    expect(o).toMatchObject({
+      fieldManager: 'kpt-live-action',
+      reconcileTimeoutMs: 300_000,
+      pruneTimeoutMs: 300_000,
+      prune: true,
+      prunePropagationPolicy: 'Background',
+      inventoryPolicy: 'strict',
+      wait: true,
+      waitForJobs: false,
+      waitForControllerMs: 0,
+      allowEmptyPrune: false,
+      forceConflicts: false,
+      installResourceGroup: true,
+    });
+  });
+
+  it('maps every flag, and the destroy aliases win over the prune names', () => {
+    const o = runOptionsFrom({
+      output: 'events',
+      fieldManager: 'me',
+      forceConflicts: true,
+      reconcileTimeout: 0,
+      pruneTimeout: 1000,
+      deleteTimeout: 2000,
+      prunePropagationPolicy: 'Foreground',
+      deletePropagationPolicy: 'Orphan',
+      inventoryPolicy: 'adopt',
+      prune: false,
+      wait: false,
+      waitForJobs: true,
+      waitForController: 15_000,
+      allowEmptyPrune: true,
+      installResourceGroup: false,
+    });
+    expect(o).toMatchObject({
+      fieldManager: 'me',
+      forceConflicts: true,
+      reconcileTimeoutMs: 0,
+      pruneTimeoutMs: 2000,
+      prunePropagationPolicy: 'Orphan',
+      inventoryPolicy: 'adopt',
+      prune: false,
+      wait: false,
+      waitForJobs: true,
+      waitForControllerMs: 15_000,
+      allowEmptyPrune: true,
+      installResourceGroup: false,
+    });
+  });
+});
