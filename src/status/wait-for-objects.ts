@@ -157,6 +157,8 @@ export async function waitForObjects(
         }, opts.controllerGraceMs + 5),
       );
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    // cancelled before the wait began: do not wait at all
+    if (opts.signal?.aborted) onAbort();
     const progress = setInterval(() => {
       const pending = targets
         .filter((t) => !outcomes.has(idKey(t.ref)))
