@@ -24,15 +24,24 @@ function onSignal(signal: NodeJS.Signals): void {
   );
   controller.abort(new Error(`interrupted by ${signal}`));
 }
+// `kpt-live status | head -1`: a closed pipe ends the command quietly, not with a stack trace
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(process.exitCode ?? 0);
+  });
+}
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
-const code = await main(process.argv.slice(2), {
+// no top-level await: the ncc bundle (webpack) does not take it
+void main(process.argv.slice(2), {
   stdout: process.stdout,
   stderr: process.stderr,
   cwd: process.cwd(),
   env: process.env,
   signal: controller.signal,
+}).then((code) => {
+  if (signalled) process.stderr.write(`kpt-live: interrupted by ${signalled}\n`);
+  process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
 });
-if (signalled) process.stderr.write(`kpt-live: interrupted by ${signalled}\n`);
-process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
