@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cp, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { onTestFinished } from 'vitest';
 import { controlPlane } from '../support/cluster.js';
 
 /** Running `kpt-live` from source as a subprocess, and the CLI test packages in temp directories. */
@@ -53,10 +54,12 @@ export function runCli(args: string[], opts: CliOptions): Promise<CliRun> {
 
 /**
  * Copies test/fixtures/cli/<fixture> into a fresh temp directory as `<workdir>/<name>`, with `NAMESPACE`
- * in its files replaced by the test's namespace; returns the work directory (run the CLI there).
+ * in its files replaced by the test's namespace; returns the work directory (run the CLI there). Call it
+ * inside a test: the directory is removed when the test finishes.
  */
 export async function packageIn(fixture: string, namespace: string, name = fixture): Promise<string> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'kpt-live-cli-'));
+  onTestFinished(() => rm(work, { recursive: true, force: true }));
   const dir = path.join(work, name);
   await cp(path.join(repoRoot, 'test/fixtures/cli', fixture), dir, { recursive: true });
   for (const file of await readdir(dir)) {

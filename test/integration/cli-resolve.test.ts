@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot, runCli } from './cli-helpers.js';
 
 /** `kpt-live resolve` in a throwaway git repository with three deployable packages. */
@@ -37,6 +37,7 @@ describe('kpt-live resolve', () => {
     git('add', '-A');
     git('commit', '-q', '-m', 'change app1, rename in app2, delete app3');
   });
+  afterAll(() => rm(repo, { recursive: true, force: true }));
 
   it('lists the changed units, the deleted one with "removed": true and its base commit', async () => {
     const run = await runCli(['resolve', '--base', 'HEAD~1', '--head', 'HEAD'], {
@@ -71,6 +72,7 @@ describe('kpt-live resolve', () => {
     expect(bad.stderr).toBe(`error: --base no-such-branch: no such commit in ${await realpath(repo)}\n`);
     const outside = await mkdtemp(path.join(os.tmpdir(), 'kpt-live-nogit-'));
     const run = await runCli(['resolve', '--base', 'HEAD'], { cwd: outside });
+    await rm(outside, { recursive: true });
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('is not inside a git repository');
   });
