@@ -51,7 +51,7 @@ export async function startKubeletSimulator(api: RestClient): Promise<KubeletSim
     const delay = parseDelay(meta.annotations?.[DelayAnnotation]);
     const timer = setTimeout(() => {
       timers.delete(timer);
-      if (!stopped) void setPodStatus(api, pod, behavior);
+      if (!stopped) void setPodStatusWithRetry(api, pod, behavior, () => stopped);
     }, delay);
     timers.add(timer);
   };
@@ -158,7 +158,16 @@ async function ensureNode(api: RestClient): Promise<void> {
   );
 }
 
-async function setPodStatus(api: RestClient, pod: Obj, behavior: string): Promise<void> {
+/** A lost PATCH would leave the pod Pending forever (and its Deployment never ready): try again. */
+async function setPodStatusWithRetry(api: RestClient, pod: Obj, behavior: string, isStopped: () => boolean): Promise<void> {
+  for (let attempt = 0; attempt < 20 && !isStopped(); attempt++) {
+    const status = await setPodStatus(api, pod, behavior).catch(() => 0);
+    if ((status >= 200 && status < 300) || status === 404) return;
+    await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
+  }
+}
+
+async function setPodStatus(api: RestClient, pod: Obj, behavior: string): Promise<number> {
   const now = new Date().toISOString();
   const containers: Obj[] = pod.spec.containers ?? [];
   const cond = (type: string, status: boolean) => ({
@@ -204,7 +213,7 @@ async function setPodStatus(api: RestClient, pod: Obj, behavior: string): Promis
     containerStatuses,
   };
   const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`;
-  await api.request('PATCH', path, { status }, 'application/merge-patch+json').catch(() => undefined);
+  return (await api.request('PATCH', path, { status }, 'application/merge-patch+json')).status;
 }
 
 async function createVolumeFor(api: RestClient, pvc: Obj): Promise<void> {
