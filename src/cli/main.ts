@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { PackageFailure } from '../package/package-error.js';
 import { type CliContext, CliError, type ExitCode, printError } from './cli-io.js';
+import { runHistory } from './history-command.js';
 import { runInit, runInstallResourceGroup, runMigrate } from './inventory-commands.js';
 import {
   addApplyFlags,
@@ -97,6 +98,11 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
     .option('--dry-run', 'print the steps, change nothing')
     .option('--force', 'overwrite an existing resourcegroup.yaml')
     .action((dirs: string[], flags) => run(() => runMigrate(dirsArg(dirs), flags, ctx)));
+
+  addClusterFlags(program.command('history').argument('[DIR...]', 'package directories (default: .)'))
+    .description("list the deploy records kept next to the packages' inventories, newest first")
+    .addOption(outputOption(['text', 'json'], 'text'))
+    .action((dirs: string[], flags: RunFlags) => run(() => runHistory(dirsArg(dirs), flags, ctx)));
 
   return program;
 }

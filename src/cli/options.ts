@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { defaultRunOptions, type RunOptions } from '../apply/run-options.js';
+import type { UpdateStrategy } from '../apply/update-strategy.js';
 import { Defaults, type InventoryPolicy, type PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
 import { CliError } from './cli-io.js';
@@ -25,6 +26,10 @@ export interface RunFlags {
   waitForController?: number;
   installResourceGroup?: boolean;
   showStatusEvents?: boolean;
+  exitEarly?: boolean;
+  applyDefaultUpdateStrategy?: UpdateStrategy;
+  allowStale?: boolean;
+  historyLimit?: number;
   output: string;
   outputFile?: string;
   progress?: ProgressMode;
@@ -120,9 +125,25 @@ export function addApplyFlags(cmd: Command): Command {
     .option('--no-prune', 'do not delete objects that left the package')
     .option('--allow-empty-prune', 'allow an empty package to prune everything its inventory lists')
     .option('--install-resource-group', 'install the ResourceGroup CRD when it is missing (default)')
-    .option('--no-install-resource-group', 'fail instead of installing the ResourceGroup CRD');
+    .option('--no-install-resource-group', 'fail instead of installing the ResourceGroup CRD')
+    .option('--exit-early', "stop at the first wave with a failure (kapp's exit-early-on-apply-error)")
+    .addOption(
+      new Option(
+        '--apply-default-update-strategy <strategy>',
+        'update strategy for objects without kapp.k14s.io/update-strategy',
+      ).choices(['fallback-on-replace', 'always-replace', 'skip']),
+    )
+    .option('--allow-stale', 'apply a commit older than the last one applied (the stale-commit guard)')
+    .option('--history-limit <n>', 'deploy records kept per package', countArg, 20);
   addWaitFlags(cmd);
   return addKptCompatFlags(cmd);
+}
+
+/** A whole number of at least 1, for commander; anything else is a usage error. */
+export function countArg(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new InvalidArgumentError(`"${value}" is not a whole number of at least 1`);
+  return Number(value);
 }
 
 /** The flags of `destroy`: kpt's, plus the prune names for the same settings. */
@@ -173,6 +194,8 @@ export function runOptionsFrom(flags: RunFlags): RunOptions {
     waitForControllerMs: flags.waitForController ?? o.waitForControllerMs,
     allowEmptyPrune: flags.allowEmptyPrune ?? o.allowEmptyPrune,
     installResourceGroup: flags.installResourceGroup ?? o.installResourceGroup,
+    exitEarly: flags.exitEarly ?? o.exitEarly,
+    defaultUpdateStrategy: flags.applyDefaultUpdateStrategy ?? o.defaultUpdateStrategy,
   };
 }
 
@@ -185,6 +208,8 @@ const BOOL_FLAGS: Record<string, { on?: string; off?: string }> = {
   'dry-run': { on: '--dry-run' },
   'force-conflicts': { on: '--force-conflicts' },
   'allow-empty-prune': { on: '--allow-empty-prune' },
+  'exit-early': { on: '--exit-early' },
+  'allow-stale': { on: '--allow-stale' },
   'wait-for-jobs': { on: '--wait-for-jobs' },
   'show-status-events': { on: '--show-status-events' },
   'server-side': { on: '--server-side' },

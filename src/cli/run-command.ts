@@ -6,6 +6,7 @@ import { exitCodeFor } from '../report/event-stats.js';
 import { type PackageRunResult, runPackage } from '../run/run-package.js';
 import { type CliContext, type ExitCode, printError, worstExitCode } from './cli-io.js';
 import { destroyPreviewEvents, previewEvents } from './dry-run.js';
+import { cliHistory } from './history-command.js';
 import { type RunFlags, runOptionsFrom } from './options.js';
 import { type EventFormat, eventPrinter, renderFailures } from './output.js';
 import { connectCluster, explainFatal, locatePackage } from './package-dir.js';
@@ -121,6 +122,7 @@ export function runActuation(
         repoRoot: loc.root,
         defaultNamespace,
         options,
+        history: cliHistory(loc.root, flags),
         signal: ctx.signal,
         emit: (e) => {
           printer.event(e);

@@ -1,0 +1,78 @@
+import { execFileSync } from 'node:child_process';
+import { hostname, userInfo } from 'node:os';
+import { readHistory } from '../inventory/deploy-history.js';
+import { readInventoryInfo } from '../package/inventory-info.js';
+import { formatPackageError } from '../package/package-error.js';
+import type { HistoryOptions } from '../run/run-package.js';
+import type { CliContext, ExitCode } from './cli-io.js';
+import type { RunFlags } from './options.js';
+import { locatePackage } from './package-dir.js';
+import { forEachPackage } from './run-command.js';
+
+/** What the CLI records with each apply/destroy: the checkout's HEAD commit (if any) and user@host. */
+export function cliHistory(repoRoot: string, flags: RunFlags): HistoryOptions {
+  let commit: string | undefined;
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], {
+      cwd: repoRoot,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    commit = undefined; // not a git checkout: no stale-commit guard
+  }
+  let user = 'unknown';
+  try {
+    user = userInfo().username;
+  } catch {
+    // no passwd entry (containers)
+  }
+  return {
+    commit,
+    trigger: `${user}@${hostname()}`,
+    keep: flags.historyLimit ?? 20,
+    allowStale: !!flags.allowStale,
+  };
+}
+
+/** `kpt-live history DIR...`: the deploy records next to each package's inventory, newest first. */
+export async function runHistory(
+  dirs: readonly string[],
+  flags: RunFlags,
+  ctx: CliContext,
+): Promise<ExitCode> {
+  return forEachPackage(
+    dirs,
+    { ...flags, progress: 'never' },
+    ctx,
+    { stopOnFailure: false, verb: 'reading' },
+    (conn) => async (arg, progress) => {
+      const loc = locatePackage(arg, ctx.cwd);
+      const info = await readInventoryInfo(loc.dir, { repoRoot: loc.root });
+      if (!info.inventory || info.errors.length > 0) {
+        ctx.stderr.write(
+          `error: ${info.errors.map(formatPackageError).join('\n') || `${arg}: no inventory information`}\n`,
+        );
+        return 1;
+      }
+      const records = await readHistory(conn.client, info.inventory);
+      if (flags.output === 'json') {
+        progress.out(`${JSON.stringify(records, null, 2)}\n`);
+        return 0;
+      }
+      if (records.length === 0) progress.out(`${arg}: no deploy history\n`);
+      for (const r of records) {
+        const counts = Object.entries(r.counts)
+          .filter(([, n]) => n > 0)
+          .map(([k, n]) => `${n} ${k}`)
+          .join(', ');
+        progress.out(
+          `${r.startedAt}  ${r.mode.padEnd(7)} ${r.result.padEnd(7)} ${(r.commit ?? '-').slice(0, 12).padEnd(12)}  ${counts || 'no changes'}  by ${r.trigger}\n`,
+        );
+        for (const f of r.failed) progress.out(`    ${f}\n`);
+        if (r.error) progress.out(`    error: ${r.error}\n`);
+      }
+      return 0;
+    },
+  );
+}

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { adminClient, createNamespace } from '../support/cluster.js';
+import { packageIn, runCli } from './cli-helpers.js';
+
+describe('kpt-live history', () => {
+  it('lists one record per apply and destroy, newest first, and --history-limit bounds them', async () => {
+    const ns = await createNamespace(adminClient(), 'clihist');
+    const work = await packageIn('basic', ns);
+    for (let i = 0; i < 3; i++) {
+      const applied = await runCli(['apply', 'basic', '--history-limit', '2'], { cwd: work });
+      expect(applied.code, applied.stderr).toBe(0);
+    }
+    const listed = await runCli(['history', 'basic', '--output', 'json'], { cwd: work });
+    expect(listed.code, listed.stderr).toBe(0);
+    const records = JSON.parse(listed.stdout) as {
+      mode: string;
+      result: string;
+      trigger: string;
+      startedAt: string;
+    }[];
+    expect(records).toHaveLength(2);
+    expect(
+      records.every((r) => r.mode === 'apply' && r.result === 'success' && r.trigger.includes('@')),
+    ).toBe(true);
+    expect(records[0].startedAt >= records[1].startedAt).toBe(true);
+    const text = await runCli(['history', 'basic'], { cwd: work });
+    expect(text.stdout.split('\n').filter((l) => / apply +success /.test(l))).toHaveLength(2);
+    const bad = await runCli(['apply', 'basic', '--history-limit', 'zero'], { cwd: work });
+    expect(bad.code).toBe(2);
+  });
+});
