@@ -97,17 +97,21 @@ const inventoryPolicies = ['strict', 'adopt', 'force-adopt'];
 /** The flags of `apply` and `preview` (CONTRACT.md's settings with kpt's names and defaults). */
 export function addApplyFlags(cmd: Command): Command {
   addClusterFlags(cmd)
-    .option(
-      '--reconcile-timeout <duration>',
-      'how long to wait for applied objects to become Current (0 = no limit)',
-      durationArg,
-      Defaults.reconcileTimeoutMs,
+    .addOption(
+      new Option(
+        '--reconcile-timeout <duration>',
+        'how long to wait for applied objects to become Current (0 = no limit)',
+      )
+        .argParser(durationArg)
+        .default(Defaults.reconcileTimeoutMs, '5m'),
     )
-    .option(
-      '--prune-timeout <duration>',
-      'how long to wait for pruned objects to be gone (0 = no limit)',
-      durationArg,
-      Defaults.pruneTimeoutMs,
+    .addOption(
+      new Option(
+        '--prune-timeout <duration>',
+        'how long to wait for pruned objects to be gone (0 = no limit)',
+      )
+        .argParser(durationArg)
+        .default(Defaults.pruneTimeoutMs, '5m'),
     )
     .addOption(
       new Option('--prune-propagation-policy <policy>', 'propagation policy for pruning')
@@ -149,11 +153,13 @@ export function countArg(value: string): number {
 /** The flags of `destroy`: kpt's, plus the prune names for the same settings. */
 export function addDestroyFlags(cmd: Command): Command {
   addClusterFlags(cmd)
-    .option(
-      '--prune-timeout <duration>',
-      'how long to wait for deleted objects to be gone (0 = no limit)',
-      durationArg,
-      Defaults.pruneTimeoutMs,
+    .addOption(
+      new Option(
+        '--prune-timeout <duration>',
+        'how long to wait for deleted objects to be gone (0 = no limit)',
+      )
+        .argParser(durationArg)
+        .default(Defaults.pruneTimeoutMs, '5m'),
     )
     .addOption(new Option('--delete-timeout <duration>', 'alias of --prune-timeout').argParser(durationArg))
     .addOption(
