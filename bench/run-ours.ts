@@ -1,6 +1,6 @@
 /**
  * One measured run of this project's engine in its own process (cold start included): connect, then
- * runPackage in one mode, then a JSON line on stdout. Exits by itself (no process.exit), so a handle left
+ * runPackage in one mode (with deploy history, as the action runs it), then a JSON line on stdout. Exits by itself (no process.exit), so a handle left
  * open after the run shows up as exit latency.
  *
  *   node --import tsx bench/run-ours.ts --kubeconfig K --dir /path/to/pkg --mode apply|preview|destroy|status
@@ -32,6 +32,8 @@ const result = await runPackage(client, path.basename(dir), mode, {
   repoRoot: path.dirname(dir),
   defaultNamespace: values.namespace,
   options: defaultRunOptions(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+  // deploy history as the action records it (no commit: the bench package is not in a git repository)
+  history: { trigger: 'bench', keep: 20, allowStale: true },
 });
 client.close();
 

@@ -223,7 +223,8 @@ async function prepareState(
     ...[...manifests.values()].map((m) => ({ ...idOf(m), apiVersion: m.apiVersion })),
     ...[...previous].filter(([k]) => !manifests.has(k)).map(([, id]) => id),
   ];
-  const live = await readLiveSnapshot(req.client, refs, { concurrency: req.options.concurrency });
+  // whole objects (not metadata only): the pre-flight compares its dry-runs with them to skip no-op applies
+  const live = await readLiveSnapshot(req.client, refs, { full: true, concurrency: req.options.concurrency });
   // prune candidates: in the inventory, not in the package, still in the cluster (unknown kinds are dropped)
   const prune = [...previous].filter(([k]) => !manifests.has(k) && live.get(k)).map(([k]) => live.get(k)!);
   const plan = buildPlan({ apply: [...manifests.values()], prune });

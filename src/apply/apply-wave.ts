@@ -36,7 +36,18 @@ export async function applyWave(
       try {
         const manifest = state.manifests.get(key)!;
         const info = await resolveNewKind(state, manifest.apiVersion, manifest.kind);
-        const res = await applyObject(state.client, manifest, state.live.get(key), {
+        const live = state.live.get(key);
+        if (live && state.preflightUnchanged.has(key)) {
+          // the pre-flight dry-run already showed this apply changes nothing: no second request
+          state.applied.set(key, {
+            uid: live.metadata.uid,
+            generation: live.metadata.generation,
+            touched: false,
+            hasStatus: !!info?.hasStatus,
+          });
+          return { status: 'Successful' as const, operation: 'unchanged' as const };
+        }
+        const res = await applyObject(state.client, manifest, live, {
           fieldManager: state.options.fieldManager,
           force: state.options.forceConflicts,
           strategy: updateStrategyOf(manifest, state.options.defaultUpdateStrategy),

@@ -3,6 +3,7 @@ import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
 import { dependenciesOf } from '../plan/plan.js';
 import { applyObject, explainApplyError } from './apply-object.js';
 import { applySkipReason } from './apply-wave.js';
+import { isNoOpApply } from './no-op-apply.js';
 import { runOrdered } from './run-ordered.js';
 import type { RunState } from './run-state.js';
 import { immutableFields, type UpdateStrategy, updateStrategyOf } from './update-strategy.js';
@@ -62,11 +63,12 @@ export async function preflight(state: RunState): Promise<PreflightRejection[]> 
       // an existing object that is never updated, or always re-created, has nothing to dry-run as an update
       if (live && (strategy === 'skip' || strategy === 'always-replace')) return undefined;
       try {
-        await applyObject(state.client, manifest, live, {
+        const { object } = await applyObject(state.client, manifest, live, {
           fieldManager: state.options.fieldManager,
           force: state.options.forceConflicts,
           dryRun: true,
         });
+        if (live && isNoOpApply(live, object, state.options.fieldManager)) state.preflightUnchanged.add(key);
         return undefined;
       } catch (err) {
         if (live && strategy === 'fallback-on-replace' && immutableFields(err)) return undefined;

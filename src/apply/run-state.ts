@@ -27,6 +27,8 @@ export interface RunState {
   outcomes: Map<string, ObjectOutcome>;
   /** Successful applies: the UIDs and generations they returned (for waits and the just-applied prune filter). */
   applied: Map<string, { uid?: string; generation?: number; touched: boolean; hasStatus: boolean }>;
+  /** Ids whose pre-flight dry-run returned the live object unchanged: their apply would be a no-op. */
+  preflightUnchanged: Set<string>;
   deleted: Set<string>;
   abandoned: Set<string>;
   /** Ids that failed or were skipped (for dependency skips). */
@@ -57,6 +59,7 @@ export function newRunState(
     ...base,
     outcomes: new Map(),
     applied: new Map(),
+    preflightUnchanged: new Set(),
     deleted: new Set(),
     abandoned: new Set(),
     blocked: new Map(),

@@ -44,8 +44,9 @@ export async function waitWave(
   if (targets.length === 0) return;
 
   state.watcher ??= new ObjectWatcher(state.client);
-  await state.watcher.track(targets.map((t) => t.ref));
-  await state.watcher.refresh(targets.map((t) => t.ref));
+  // objects on a feed this wave started were listed after the writes: only the others need a fresh GET
+  const stale = await state.watcher.track(targets.map((t) => t.ref));
+  await state.watcher.refresh(stale);
   const timeoutMs = condition === 'Current' ? state.options.reconcileTimeoutMs : state.options.pruneTimeoutMs;
   await waitForObjects(state.watcher, targets, {
     condition,

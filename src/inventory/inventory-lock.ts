@@ -57,9 +57,12 @@ export async function acquireInventoryLock(
   const start = Date.now();
   let waitedFor: string | undefined;
   let lease: KubeObject | undefined;
+  // the lease is usually absent (every run deletes it): try to create it before reading it
+  let firstTry = true;
 
   for (;;) {
-    const existing = await client.get(ref);
+    const existing = firstTry ? undefined : await client.get(ref);
+    firstTry = false;
     const spec = (existing?.spec ?? {}) as LeaseSpec;
     const renewed = spec.renewTime ? Date.parse(spec.renewTime) : 0;
     const expired =
@@ -109,14 +112,19 @@ export async function acquireInventoryLock(
   }
 
   let current = lease;
+  // renewals run one at a time, and release waits for one in flight: a DELETE carrying the resourceVersion
+  // from before a renewal would fail (409) and leave the lease to block the next run until it expires
+  let renewing: Promise<void> = Promise.resolve();
   const renew = setInterval(
-    async () => {
-      try {
-        const spec = { ...(current.spec as LeaseSpec), renewTime: microTime() };
-        current = await client.replace({ ...current, spec });
-      } catch {
-        // the next renewal tries again; a lost lease shows up as a 409 on release
-      }
+    () => {
+      renewing = renewing.then(async () => {
+        try {
+          const spec = { ...(current.spec as LeaseSpec), renewTime: microTime() };
+          current = await client.replace({ ...current, spec });
+        } catch {
+          // the next renewal tries again; a lost lease shows up as a 409 on release
+        }
+      });
     },
     (leaseSeconds * 1000) / 3,
   );
@@ -126,6 +134,7 @@ export async function acquireInventoryLock(
     holder,
     async release() {
       clearInterval(renew);
+      await renewing;
       try {
         await client.delete(ref, {
           uid: current.metadata.uid,

@@ -42,9 +42,15 @@ export class ObjectWatcher {
     return () => this.listeners.delete(listener);
   }
 
-  /** Starts watching these objects; resolves once each one's kind and namespace has been listed. */
-  async track(refs: ObjectRef[]): Promise<void> {
+  /**
+   * Starts watching these objects; resolves once each one's kind and namespace has been listed, with the
+   * refs whose kind and namespace were already watched before this call: their cached state may predate a
+   * write the caller just made (refresh them). The others come from a LIST made after this call began.
+   */
+  async track(refs: ObjectRef[]): Promise<ObjectRef[]> {
     const waits: Promise<void>[] = [];
+    const known: ObjectRef[] = [];
+    const started = new Set<Feed>();
     for (const ref of refs) {
       const info = await this.client.resolveId(ref);
       if (!info) {
@@ -57,13 +63,16 @@ export class ObjectWatcher {
       if (!feed) {
         feed = this.startFeed(info, ns);
         this.feeds.set(feedKey, feed);
+        started.add(feed);
       }
+      if (!started.has(feed)) known.push(ref);
       feed.tracked.add(idKey(ref));
       waits.push(feed.synced);
     }
     await Promise.all(waits);
     // an object that the list did not return does not exist (yet)
     for (const ref of refs) if (!this.cache.has(idKey(ref))) this.set(idKey(ref), null);
+    return known;
   }
 
   /** Fetches these objects again right now (after a write), so a wait never reads a stale answer. */
