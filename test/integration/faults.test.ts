@@ -147,6 +147,9 @@ describe('faults from the API server (fault-injecting proxy)', () => {
         'role.yaml': role,
       };
       for (let i = 0; i < 8; i++) files[`cm-${i}.yaml`] = cm(`cm-${i}`, `v1-${i}`, i % 2 ? base : undefined);
+      // leaves the package with on-remove: keep: abandoned (a JSON patch removes our annotation), never deleted
+      files['kept.yaml'] =
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kept\n  annotations: {cli-utils.sigs.k8s.io/on-remove: keep}\ndata: {v: "1"}\n';
       const timings: Record<string, number> = {};
       const deletes = () =>
         proxy!.records.filter((r) => r.method === 'DELETE' && r.forwarded).map((r) => r.path.split('?')[0]);
@@ -176,6 +179,7 @@ describe('faults from the API server (fault-injecting proxy)', () => {
       // prune: drop half the ConfigMaps and the Secret, change a value and the image
       for (let i = 4; i < 8; i++) delete files[`cm-${i}.yaml`];
       delete files['secret.yaml'];
+      delete files['kept.yaml'];
       files['cm-0.yaml'] = cm('cm-0', 'v2-0');
       files['web.yaml'] = deployment('example/web:2', ns);
       const kept = writePackage(dir, ns, inv, files);
@@ -234,5 +238,10 @@ describe('faults from the API server (fault-injecting proxy)', () => {
     }
     const notOurs = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/configmaps/not-ours`);
     expect(notOurs.status).toBe(200);
+    if (!objects.some((o) => o.metadata.name === 'kept')) {
+      const kept = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/configmaps/kept`);
+      expect(kept.status).toBe(200);
+      expect(kept.body.metadata.annotations?.[owning]).toBeUndefined();
+    }
   }
 });
