@@ -152,15 +152,21 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
   }
 
   /** The cancelled run stopped in budget, said so, and exited non-zero; then a re-run converges. */
-  async function expectCleanCancel(run: CancelledRun, ns: string, pkg: ReturnType<typeof inlinePackage>) {
+  async function expectCleanCancel(
+    run: CancelledRun,
+    ns: string,
+    pkg: ReturnType<typeof inlinePackage>,
+    exitCode = 1,
+    said = /cancelled/,
+  ) {
     expect(run.sigintAt, 'the trigger never came').toBeDefined();
     const tookMs = run.exitAt - run.sigintAt!;
     console.info(`SIGINT → exit ${tookMs} ms, code ${run.code}, killed by ${run.killedBy ?? 'nothing'}`);
     expect(run.killedBy, run.stderr).toBeNull();
     expect(run.sigtermAt, `still running ${TERM_AFTER_MS} ms after SIGINT`).toBeUndefined();
     expect(tookMs).toBeLessThan(TERM_AFTER_MS);
-    expect(run.code).toBe(1);
-    expect(run.stderr + run.stdout).toMatch(/cancelled/);
+    expect(run.code).toBe(exitCode);
+    expect(run.stderr + run.stdout).toMatch(said);
     expect(run.stderr + run.stdout).not.toMatch(/^\s+at /m);
     const partial = await expectInventoryCoversOwned(ns, pkg.inventory);
     const rerun = await runPkg(conn, pkg, 'apply', {}, ns);
@@ -211,6 +217,25 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
     expect(run.events.filter((e) => e.type === 'apply').map((e) => e.id.name)).toEqual(['slow']);
     const { partial } = await expectCleanCancel(run, ns, pkg);
     expect(partial.listed).toContain('Deployment/slow');
+  });
+
+  it('the CLI (kpt-live apply) handles SIGINT the same way, exiting 130', async () => {
+    const ns = await createNamespace(api, 'cancelcli');
+    const base = `/namespaces/${ns}/ConfigMap/base`;
+    const files: Record<string, string> = {
+      'base.yaml': cm('base'),
+      'slow.yaml': slowDeployment(base, '15s'),
+    };
+    for (let i = 0; i < 12; i++) files[`lease-${i}.yaml`] = lease(`lease-${i}`, base);
+    const pkg = inlinePackage(ns, files);
+    const kubeconfig = slowProxy.kubeconfig(controlPlane().adminToken, { namespace: ns });
+    const cli = path.resolve(here, '../../src/cli/index.ts');
+    const run = await runAndCancel(
+      ['--import', 'tsx', cli, 'apply', path.join(pkg.repo, pkg.rel), '--kubeconfig', kubeconfig, '-n', ns],
+      (l) => /lease\.coordination\.k8s\.io\/lease-2 apply/.test(l),
+    );
+    const { after } = await expectCleanCancel(run, ns, pkg, 130, /SIGINT: stopping/);
+    expect(after.owned.length).toBe(14);
   });
 
   it('the bundled action (node dist/index.js) handles SIGINT the same way', async () => {
