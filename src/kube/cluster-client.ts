@@ -175,7 +175,8 @@ export function createClusterClient(http: HttpClient): ClusterClient {
           body: obj,
           what: `create ${label(info, obj.metadata.name)}`,
         });
-      if (options.dryRun) return send();
+      // a generateName create has no name to read back: sent once (a lost answer is an error, never a duplicate)
+      if (options.dryRun || !obj.metadata.name) return send();
       // a create whose answer was lost may have happened: read it back instead of failing on AlreadyExists
       return writeOnce(
         send,

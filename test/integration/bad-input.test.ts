@@ -1,11 +1,7 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Document, parseAllDocuments } from 'yaml';
 import { defaultRunOptions } from '../../src/apply/run-options.js';
 import { ensureResourceGroupCrd } from '../../src/inventory/install-crd.js';
 import { type Connection, connect } from '../../src/kube/connect.js';
@@ -20,13 +16,11 @@ import {
 } from '../support/audit-log.js';
 import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
 import { prng } from '../support/fault-proxy.js';
+import { actionEnv, distIndex, runCli, runNode } from '../support/front-ends.js';
+import { dependsOn, mutations, objectDocuments } from '../support/package-mutations.js';
 import { fixturesDir } from '../support/packages.js';
 
-const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const badDir = path.join(fixturesDir, 'bad');
-/** tsx by file URL: the CLI runs with the package's repository as its cwd, where `tsx` does not resolve. */
-const tsx = pathToFileURL(path.join(root, 'node_modules/tsx/dist/loader.mjs')).href;
 
 /**
  * Broken packages must be refused before anything changes: exit code 1, a message naming the file (and
@@ -201,63 +195,18 @@ describe('bad input is refused before anything changes', () => {
     expect(text).not.toMatch(/^\s+at /m);
   }
 
-  async function cli(repo: string, dir: string) {
-    return run(
-      process.execPath,
-      [
-        '--import',
-        tsx,
-        path.join(root, 'src/cli/index.ts'),
-        'apply',
-        dir,
-        '--kubeconfig',
-        kubeconfig,
-        '-n',
-        ns,
-      ],
-      { cwd: repo, env: { ...process.env, KPT_LIVE_DEBUG: '' }, maxBuffer: 64 * 1024 * 1024 },
-    ).then(
-      (r) => ({ code: 0, out: r.stdout + r.stderr }),
-      (e: { code?: number; stdout?: string; stderr?: string }) => ({
-        code: e.code ?? -1,
-        out: (e.stdout ?? '') + (e.stderr ?? ''),
+  const cli = (repo: string, dir: string) =>
+    runCli(['apply', dir, '--kubeconfig', kubeconfig, '-n', ns], repo);
+  const action = (repo: string, rel: string) =>
+    runNode([distIndex], {
+      cwd: repo,
+      env: actionEnv({
+        workspace: repo,
+        packages: rel,
+        kubeconfig: fs.readFileSync(kubeconfig, 'utf8'),
+        namespace: ns,
       }),
-    );
-  }
-
-  async function action(repo: string, rel: string) {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-bad-runner-'));
-    const eventPath = path.join(dir, 'event.json');
-    fs.writeFileSync(eventPath, JSON.stringify({ ref: 'refs/heads/main', inputs: {} }));
-    for (const f of ['output', 'summary.md']) fs.writeFileSync(path.join(dir, f), '');
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      GITHUB_ACTIONS: 'true',
-      GITHUB_EVENT_NAME: 'workflow_dispatch',
-      GITHUB_EVENT_PATH: eventPath,
-      GITHUB_REPOSITORY: 'acme/platform',
-      GITHUB_SHA: 'a'.repeat(40),
-      GITHUB_REF: 'refs/heads/main',
-      GITHUB_WORKSPACE: repo,
-      GITHUB_API_URL: 'http://127.0.0.1:9',
-      GITHUB_RUN_ID: '4243',
-      GITHUB_OUTPUT: path.join(dir, 'output'),
-      GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
-      RUNNER_TEMP: dir,
-      INPUT_MODE: 'apply',
-      INPUT_PACKAGES: rel,
-      INPUT_KUBECONFIG: fs.readFileSync(kubeconfig, 'utf8'),
-      INPUT_NAMESPACE: ns,
-    };
-    return run(process.execPath, [path.join(root, 'dist/index.js')], { cwd: repo, env }).then(
-      (r) => ({ code: 0, out: r.stdout + r.stderr }),
-      (e: { code?: number; stdout?: string; stderr?: string }) => ({
-        code: e.code ?? -1,
-        out: (e.stdout ?? '') + (e.stderr ?? ''),
-      }),
-    );
-  }
+    });
 
   for (const c of cases) {
     it(`${c.name}: exit 1, names ${c.file ?? 'the package'}${c.line ? `:${c.line}` : ''}, writes nothing`, async () => {
@@ -393,81 +342,3 @@ describe('bad input is refused before anything changes', () => {
     console.info(`mutations (seed ${mutationSeed}): ${JSON.stringify(tally)}`);
   });
 });
-
-interface ObjectDoc {
-  file: string;
-  doc: Document;
-  /** Every document of the file, to write it back. */
-  all: Document[];
-}
-
-/** The package's object documents (namespace `default` rewritten to the test's), for mutating one. */
-function objectDocuments(dir: string, ns: string): ObjectDoc[] {
-  const out: ObjectDoc[] = [];
-  for (const f of fs.readdirSync(dir, { recursive: true }) as string[]) {
-    if (!/\.ya?ml$/.test(f) || f.endsWith('resourcegroup.yaml')) continue;
-    const file = path.join(dir, f);
-    const text = fs.readFileSync(file, 'utf8').replaceAll('/namespaces/default/', `/namespaces/${ns}/`);
-    const all = parseAllDocuments(text) as Document[];
-    for (const doc of all) {
-      if (doc.getIn(['metadata', 'namespace']) === 'default') doc.setIn(['metadata', 'namespace'], ns);
-      if (typeof doc.get('kind') === 'string' && doc.get('kind') !== 'Kptfile') out.push({ file, doc, all });
-    }
-    fs.writeFileSync(file, all.map((x) => x.toString()).join('---\n'));
-  }
-  return out;
-}
-
-const dependsOn = 'config.kubernetes.io/depends-on';
-const workload = (d: Document) => ['Deployment', 'StatefulSet'].includes(String(d.get('kind')));
-const hasContainerPort = (d: Document) =>
-  workload(d) &&
-  d.getIn(['spec', 'template', 'spec', 'containers', 0, 'ports', 0, 'containerPort']) !== undefined;
-
-/** Mutations that must never reach the cluster: each breaks a rule the validator or the pre-flight enforces. */
-const mutations: { name: string; applies: (d: Document) => boolean; apply: (d: Document) => void }[] = [
-  { name: 'drop kind', applies: () => true, apply: (d) => d.delete('kind') },
-  { name: 'drop metadata.name', applies: () => true, apply: (d) => d.deleteIn(['metadata', 'name']) },
-  { name: 'name as a number', applies: () => true, apply: (d) => d.setIn(['metadata', 'name'], 4242) },
-  {
-    name: 'label as a boolean',
-    applies: () => true,
-    apply: (d) => d.setIn(['metadata', 'labels', 'mutated'], true),
-  },
-  {
-    name: 'malformed depends-on',
-    applies: () => true,
-    apply: (d) => d.setIn(['metadata', 'annotations', dependsOn], 'not-a-reference'),
-  },
-  {
-    name: 'unknown apiVersion',
-    applies: (d) => String(d.get('apiVersion')).startsWith('apps/'),
-    apply: (d) => d.set('apiVersion', 'apps/v9'),
-  },
-  {
-    name: 'container port as a string',
-    applies: hasContainerPort,
-    apply: (d) =>
-      d.setIn(['spec', 'template', 'spec', 'containers', 0, 'ports', 0, 'containerPort'], 'http-port'),
-  },
-  {
-    name: 'service port as a string',
-    applies: (d) => d.get('kind') === 'Service' && d.getIn(['spec', 'ports', 0, 'port']) !== undefined,
-    apply: (d) => d.setIn(['spec', 'ports', 0, 'port'], 'eighty'),
-  },
-  {
-    name: 'bogus field in a strict schema',
-    applies: (d) => workload(d) || d.get('kind') === 'Service',
-    apply: (d) => d.setIn(['spec', 'bogusField'], 'surprise'),
-  },
-  {
-    name: 'negative replicas',
-    applies: workload,
-    apply: (d) => d.setIn(['spec', 'replicas'], -3),
-  },
-  {
-    name: 'invalid name',
-    applies: () => true,
-    apply: (d) => d.setIn(['metadata', 'name'], 'Not_A_DNS_Name'),
-  },
-];

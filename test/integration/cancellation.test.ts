@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import type { Connection } from '../../src/kube/connect.js';
 import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
 import { productClient } from '../support/engine.js';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
+import { actionEnv, cliEntry, distIndex } from '../support/front-ends.js';
 import { inlinePackage } from '../support/packages.js';
 import { runPkg } from '../support/run.js';
 
@@ -16,7 +16,6 @@ import { runPkg } from '../support/run.js';
 type Obj = Record<string, any>;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const child = path.resolve(here, '../support/signal-child.ts');
-const distIndex = path.resolve(here, '../../dist/index.js');
 
 /** How a CI runner cancels a job: SIGINT, SIGTERM ~7.5 s later, SIGKILL ~2.5 s after that. */
 const TERM_AFTER_MS = 7500;
@@ -229,9 +228,18 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
     for (let i = 0; i < 12; i++) files[`lease-${i}.yaml`] = lease(`lease-${i}`, base);
     const pkg = inlinePackage(ns, files);
     const kubeconfig = slowProxy.kubeconfig(controlPlane().adminToken, { namespace: ns });
-    const cli = path.resolve(here, '../../src/cli/index.ts');
     const run = await runAndCancel(
-      ['--import', 'tsx', cli, 'apply', path.join(pkg.repo, pkg.rel), '--kubeconfig', kubeconfig, '-n', ns],
+      [
+        '--import',
+        'tsx',
+        cliEntry,
+        'apply',
+        path.join(pkg.repo, pkg.rel),
+        '--kubeconfig',
+        kubeconfig,
+        '-n',
+        ns,
+      ],
       (l) => /lease\.coordination\.k8s\.io\/lease-2 apply/.test(l),
     );
     const { after } = await expectCleanCancel(run, ns, pkg, 130, /SIGINT: stopping/);
@@ -247,36 +255,13 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
     };
     for (let i = 0; i < 12; i++) files[`lease-${i}.yaml`] = lease(`lease-${i}`, base);
     const pkg = inlinePackage(ns, files);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-runner-'));
-    const eventPath = path.join(dir, 'event.json');
-    fs.writeFileSync(eventPath, JSON.stringify({ ref: 'refs/heads/main', inputs: {} }));
-    for (const f of ['output', 'summary.md']) fs.writeFileSync(path.join(dir, f), '');
-    const kubeconfig = fs.readFileSync(
-      slowProxy.kubeconfig(controlPlane().adminToken, { namespace: ns }),
-      'utf8',
-    );
-    const env: NodeJS.ProcessEnv = {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      GITHUB_ACTIONS: 'true',
-      GITHUB_EVENT_NAME: 'workflow_dispatch',
-      GITHUB_EVENT_PATH: eventPath,
-      GITHUB_REPOSITORY: 'acme/platform',
-      GITHUB_SHA: 'a'.repeat(40),
-      GITHUB_REF: 'refs/heads/main',
-      GITHUB_WORKSPACE: pkg.repo,
-      GITHUB_API_URL: 'http://127.0.0.1:9',
-      GITHUB_SERVER_URL: 'https://github.example',
-      GITHUB_RUN_ID: '4242',
-      GITHUB_OUTPUT: path.join(dir, 'output'),
-      GITHUB_STEP_SUMMARY: path.join(dir, 'summary.md'),
-      RUNNER_TEMP: dir,
-      INPUT_MODE: 'apply',
-      INPUT_PACKAGES: pkg.rel,
-      INPUT_KUBECONFIG: kubeconfig,
-      INPUT_NAMESPACE: ns,
-      'INPUT_RECONCILE-TIMEOUT': '2m',
-    };
+    const env = actionEnv({
+      workspace: pkg.repo,
+      packages: pkg.rel,
+      kubeconfig: fs.readFileSync(slowProxy.kubeconfig(controlPlane().adminToken, { namespace: ns }), 'utf8'),
+      namespace: ns,
+      inputs: { 'reconcile-timeout': '2m' },
+    });
     const run = await runAndCancel(
       [distIndex],
       (l) => /lease\.coordination\.k8s\.io\/lease-2 apply/.test(l),
