@@ -8,18 +8,17 @@ import { readClusterInventory } from '../inventory/read-inventory.js';
 import { writeResourceGroup } from '../inventory/resourcegroup.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { formatPlanErrors } from '../plan/errors.js';
-import { idKey, idOf, type ObjectId } from '../plan/object-id.js';
-import { buildPlan } from '../plan/plan.js';
+import { idOf, type ObjectId } from '../plan/object-id.js';
 import type { SourceRef } from '../preview/types.js';
 import { withOwningInventory } from './apply-object.js';
 import { applyWave } from './apply-wave.js';
 import type { GroupAction, RunEventSink } from './events.js';
 import { group } from './group.js';
-import { readLiveSnapshot } from './live-snapshot.js';
 import { formatRejections, preflight } from './preflight.js';
 import { pruneWave } from './prune-wave.js';
+import { readRunInput } from './run-input.js';
 import type { RunOptions } from './run-options.js';
-import type { RunResult } from './run-result.js';
+import { fatalResult, finishedResult, isFailedOutcome, type RunResult } from './run-result.js';
 import { finalInventory, newRunState, type RunState } from './run-state.js';
 import { waitWave } from './wait-wave.js';
 
@@ -121,30 +120,10 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
     if (cluster?.kind === 'ConfigMap') await deleteConfigMapInventory(req.client, cluster.object);
 
     const objects = [...s.outcomes.values()];
-    if (s.cancelled())
-      return {
-        outcome: 'error',
-        error: 'cancelled: stopped starting new work and saved the inventory',
-        objects,
-        durationMs: Date.now() - startedAt,
-      };
-    const failed = objects.some(
-      (o) =>
-        o.action === 'failed' ||
-        o.reconcile === 'Failed' ||
-        o.reconcile === 'Timeout' ||
-        isDependencySkip(o.message),
-    );
-    return { outcome: failed ? 'failed' : 'success', objects, durationMs: Date.now() - startedAt };
+    const failed = objects.some((o) => isFailedOutcome(o) || isDependencySkip(o.message));
+    return finishedResult(objects, startedAt, s.cancelled(), failed);
   } catch (err) {
-    const message = (err as Error).message;
-    req.emit({ type: 'error', error: message });
-    return {
-      outcome: 'error',
-      error: message,
-      objects: state ? [...state.outcomes.values()] : [],
-      durationMs: Date.now() - startedAt,
-    };
+    return fatalResult(req.emit, err, state ? [...state.outcomes.values()] : [], startedAt);
   } finally {
     state?.watcher?.stop();
     await lock?.release();
@@ -153,9 +132,7 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
 
 /** kapp's exit-early-on-apply-error: any failed apply or reconcile so far. */
 function hasFailure(s: RunState): boolean {
-  for (const o of s.outcomes.values())
-    if (o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout') return true;
-  return false;
+  return [...s.outcomes.values()].some(isFailedOutcome);
 }
 
 /** A skip because a dependency failed counts as a failure (contract: exit 3). */
@@ -211,23 +188,10 @@ async function prepareState(
   cluster: ClusterInventory | undefined,
   startedAt: number,
 ): Promise<RunState> {
-  const manifests = new Map<string, KubeObject>();
-  const sources = new Map<string, SourceRef>();
-  for (const o of req.objects) {
-    const key = idKey(idOf(o.object));
-    manifests.set(key, withOwningInventory(o.object, req.inventory.id));
-    if (o.source) sources.set(key, o.source);
-  }
-  const previous = new Map<string, ObjectId>((cluster?.ids ?? []).map((id) => [idKey(id), id]));
-  const refs = [
-    ...[...manifests.values()].map((m) => ({ ...idOf(m), apiVersion: m.apiVersion })),
-    ...[...previous].filter(([k]) => !manifests.has(k)).map(([, id]) => id),
-  ];
-  // whole objects (not metadata only): the pre-flight compares its dry-runs with them to skip no-op applies
-  const live = await readLiveSnapshot(req.client, refs, { full: true, concurrency: req.options.concurrency });
-  // prune candidates: in the inventory, not in the package, still in the cluster (unknown kinds are dropped)
-  const prune = [...previous].filter(([k]) => !manifests.has(k) && live.get(k)).map(([k]) => live.get(k)!);
-  const plan = buildPlan({ apply: [...manifests.values()], prune });
+  const input = await readRunInput(req.client, req.objects, req.inventory, cluster?.ids ?? [], {
+    concurrency: req.options.concurrency,
+    includePrune: true,
+  });
   return newRunState(
     {
       client: req.client,
@@ -235,11 +199,7 @@ async function prepareState(
       inventory: req.inventory,
       emit: req.emit,
       signal: req.signal,
-      plan,
-      manifests,
-      sources,
-      live,
-      previous,
+      ...input,
     },
     startedAt,
   );

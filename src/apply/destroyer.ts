@@ -8,7 +8,7 @@ import type { ApplyRequest } from './applier.js';
 import { group } from './group.js';
 import { readLiveSnapshot } from './live-snapshot.js';
 import { pruneWave } from './prune-wave.js';
-import type { RunResult } from './run-result.js';
+import { fatalResult, finishedResult, isFailedOutcome, type RunResult } from './run-result.js';
 import { finalInventory, newRunState, type RunState } from './run-state.js';
 import { waitWave } from './wait-wave.js';
 
@@ -64,9 +64,7 @@ export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
       );
     }
     const objects = [...s.outcomes.values()];
-    const failed = objects.some(
-      (o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout',
-    );
+    const failed = objects.some(isFailedOutcome);
     await group(req.emit, 'inventory-delete-or-update-0', 'Inventory', async () => {
       if (!failed && !s.cancelled()) {
         if (cluster.kind === 'ResourceGroup')
@@ -76,23 +74,9 @@ export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
         await writeResourceGroup(req.client, req.inventory, finalInventory(s), cluster.object);
       }
     });
-    if (s.cancelled())
-      return {
-        outcome: 'error',
-        error: 'cancelled: stopped starting new work and saved the inventory',
-        objects,
-        durationMs: Date.now() - startedAt,
-      };
-    return { outcome: failed ? 'failed' : 'success', objects, durationMs: Date.now() - startedAt };
+    return finishedResult(objects, startedAt, s.cancelled(), failed);
   } catch (err) {
-    const message = (err as Error).message;
-    req.emit({ type: 'error', error: message });
-    return {
-      outcome: 'error',
-      error: message,
-      objects: state ? [...state.outcomes.values()] : [],
-      durationMs: Date.now() - startedAt,
-    };
+    return fatalResult(req.emit, err, state ? [...state.outcomes.values()] : [], startedAt);
   } finally {
     state?.watcher?.stop();
     await lock?.release();

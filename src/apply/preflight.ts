@@ -1,4 +1,5 @@
 import { splitApiVersion } from '../common/kube-object.js';
+import { KubeApiError } from '../kube/api-error.js';
 import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
 import { dependenciesOf } from '../plan/plan.js';
 import { applyObject, explainApplyError } from './apply-object.js';
@@ -24,6 +25,8 @@ export function missingPrerequisite(state: RunState, id: ObjectId): ObjectId | u
 export interface PreflightRejection {
   id: ObjectId;
   message: string;
+  /** The server never judged it (network, 5xx, throttling after retries): the pre-flight could not run. */
+  unanswered?: boolean;
 }
 
 /**
@@ -72,11 +75,13 @@ export async function preflight(state: RunState): Promise<PreflightRejection[]> 
         return undefined;
       } catch (err) {
         if (live && strategy === 'fallback-on-replace' && immutableFields(err)) return undefined;
-        return explainApplyError(err).message;
+        const unanswered = !(err instanceof KubeApiError) || err.code >= 500 || err.code === 429;
+        return { message: explainApplyError(err).message, unanswered };
       }
     },
-    (id, message) => {
-      if (message) rejections.push({ id, message });
+    (id, answer) => {
+      if (typeof answer === 'string') rejections.push({ id, message: answer });
+      else if (answer) rejections.push({ id, ...answer });
     },
   );
   return rejections;
@@ -87,5 +92,8 @@ export function formatRejections(state: RunState, rejections: PreflightRejection
     const src = state.sources.get(idKey(r.id));
     return `- ${src ? `${src.file}:${src.line}: ` : ''}${shortName(r.id)}: ${r.message}`;
   });
+  if (rejections.every((r) => r.unanswered)) {
+    return `pre-flight server-side dry-run could not complete (the API server did not answer); nothing was changed:\n${lines.join('\n')}`;
+  }
   return `pre-flight server-side dry-run rejected ${rejections.length} object(s); nothing was changed:\n${lines.join('\n')}`;
 }

@@ -45,3 +45,38 @@ export function countOutcomes(objects: ObjectOutcome[]) {
     failed: count((o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout'),
   };
 }
+
+/** An object whose apply or delete failed, or whose reconcile failed or timed out. */
+export function isFailedOutcome(o: ObjectOutcome): boolean {
+  return o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout';
+}
+
+/** The result of a run that got to the end (or was cancelled part-way and saved its inventory). */
+export function finishedResult(
+  objects: ObjectOutcome[],
+  startedAt: number,
+  cancelled: boolean,
+  failed: boolean,
+): RunResult {
+  const durationMs = Date.now() - startedAt;
+  if (cancelled)
+    return {
+      outcome: 'error',
+      error: 'cancelled: stopped starting new work and saved the inventory',
+      objects,
+      durationMs,
+    };
+  return { outcome: failed ? 'failed' : 'success', objects, durationMs };
+}
+
+/** The result of a run stopped by a fatal error (reported once as an error event). */
+export function fatalResult(
+  emit: (e: { type: 'error'; error: string }) => void,
+  err: unknown,
+  objects: ObjectOutcome[],
+  startedAt: number,
+): RunResult {
+  const message = (err as Error).message;
+  emit({ type: 'error', error: message });
+  return { outcome: 'error', error: message, objects, durationMs: Date.now() - startedAt };
+}

@@ -16,7 +16,7 @@ import { shapeObject } from './object-shape.js';
 import { type PackageError, sortPackageErrors } from './package-error.js';
 import { KptfileName, owningPackage, walkTree } from './package-tree.js';
 import { resolveInside } from './path-safety.js';
-import { parseYamlFile, type YamlDoc } from './read-yaml.js';
+import { decodeUtf8, parseYamlFile, type YamlDoc } from './read-yaml.js';
 
 export type { LoadedObject } from './loaded-object.js';
 
@@ -108,7 +108,12 @@ export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadR
 
   const resourceGroups: LoadedObject[] = [];
   for (const file of tree.yamlFiles) {
-    const parsed = parseYamlFile(await readFile(file.abs, 'utf8'), file.rel);
+    const decoded = decodeUtf8(await readFile(file.abs), file.rel);
+    if (decoded.error) {
+      result.errors.push(decoded.error);
+      continue;
+    }
+    const parsed = parseYamlFile(decoded.text ?? '', file.rel);
     result.errors.push(...parsed.errors);
     const pkg = owningPackage(tree.packages, file.rel) ?? safe.rel;
     for (const yaml of parsed.docs) {

@@ -1,8 +1,8 @@
-import { applyObject, withOwningInventory } from '../apply/apply-object.js';
+import { applyObject } from '../apply/apply-object.js';
 import { applySkipReason } from '../apply/apply-wave.js';
-import { readLiveSnapshot } from '../apply/live-snapshot.js';
 import { missingPrerequisite } from '../apply/preflight.js';
 import { pruneDecision } from '../apply/prune-wave.js';
+import { readRunInput } from '../apply/run-input.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { runOrdered } from '../apply/run-ordered.js';
 import { newRunState } from '../apply/run-state.js';
@@ -13,8 +13,7 @@ import type { InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { formatPlanErrors } from '../plan/errors.js';
-import { idKey, idOf, type ObjectId, shortName } from '../plan/object-id.js';
-import { buildPlan } from '../plan/plan.js';
+import { idKey, shortName } from '../plan/object-id.js';
 import { diffObjects } from './diff.js';
 import { managedFieldsChange } from './managed-fields.js';
 import { collectSecretValues } from './redact.js';
@@ -38,36 +37,14 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
   const started = Date.now();
   const haveRg = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
   const cluster = haveRg ? await readClusterInventory(req.client, req.inventory) : undefined;
-  const manifests = new Map<string, KubeObject>();
-  const sources = new Map<string, SourceRef>();
-  for (const o of req.objects) {
-    const key = idKey(idOf(o.object));
-    manifests.set(key, withOwningInventory(o.object, req.inventory.id));
-    if (o.source) sources.set(key, o.source);
-  }
-  const previous = new Map<string, ObjectId>((cluster?.ids ?? []).map((id) => [idKey(id), id]));
-  const refs = [
-    ...[...manifests.values()].map((m) => ({ ...idOf(m), apiVersion: m.apiVersion })),
-    ...[...previous].filter(([k]) => !manifests.has(k)).map(([, id]) => id),
-  ];
-  const live = await readLiveSnapshot(req.client, refs, { full: true, concurrency: req.options.concurrency });
-  const prune = req.options.prune
-    ? [...previous].filter(([k]) => !manifests.has(k) && live.get(k)).map(([k]) => live.get(k)!)
-    : [];
-  const plan = buildPlan({ apply: [...manifests.values()], prune });
+  const input = await readRunInput(req.client, req.objects, req.inventory, cluster?.ids ?? [], {
+    concurrency: req.options.concurrency,
+    includePrune: req.options.prune,
+  });
+  const { manifests, sources, live, plan } = input;
   if (plan.errors.length > 0) throw new Error(formatPlanErrors(plan.errors));
   const state = newRunState(
-    {
-      client: req.client,
-      options: req.options,
-      inventory: req.inventory,
-      emit: () => {},
-      plan,
-      manifests,
-      sources,
-      live,
-      previous,
-    },
+    { client: req.client, options: req.options, inventory: req.inventory, emit: () => {}, ...input },
     started,
   );
   const secretValues = collectSecretValues([

@@ -115,7 +115,9 @@ export async function runPackage(
     const startedAt = new Date().toISOString();
     const run =
       mode === 'apply' ? await runApply({ ...req, objects: prepared.objects }) : await runDestroy(req);
-    if (o.history && history) {
+    // a run refused before its first write (pre-flight, empty package, lock) changed nothing: no record
+    const changedNothing = run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
+    if (o.history && history && !changedNothing) {
       await writeHistory(
         client,
         inventory,

@@ -1,0 +1,51 @@
+import type { KubeObject } from '../common/kube-object.js';
+import type { InventoryRef } from '../inventory/inventory-types.js';
+import type { ClusterClient } from '../kube/cluster-client.js';
+import { idKey, idOf, type ObjectId } from '../plan/object-id.js';
+import { buildPlan, type Plan } from '../plan/plan.js';
+import type { SourceRef } from '../preview/types.js';
+import { withOwningInventory } from './apply-object.js';
+import { type LiveSnapshot, readLiveSnapshot } from './live-snapshot.js';
+
+/** What apply and preview start from: the manifests to send, the live state, and the plan. */
+export interface RunInput {
+  /** Package objects by idKey, with the owning-inventory annotation added. */
+  manifests: Map<string, KubeObject>;
+  sources: Map<string, SourceRef>;
+  /** Ids the cluster inventory listed before this run. */
+  previous: Map<string, ObjectId>;
+  live: LiveSnapshot;
+  plan: Plan;
+}
+
+/**
+ * Reads the live objects of the package and of the inventory (whole objects: the pre-flight and preview
+ * compare dry-runs with them) and plans waves over them. Prune candidates are inventory objects no longer
+ * in the package that still exist (unknown kinds are dropped, as kpt does).
+ */
+export async function readRunInput(
+  client: ClusterClient,
+  objects: { object: KubeObject; source?: SourceRef }[],
+  inventory: InventoryRef,
+  clusterIds: ObjectId[],
+  options: { concurrency: number; includePrune: boolean },
+): Promise<RunInput> {
+  const manifests = new Map<string, KubeObject>();
+  const sources = new Map<string, SourceRef>();
+  for (const o of objects) {
+    const key = idKey(idOf(o.object));
+    manifests.set(key, withOwningInventory(o.object, inventory.id));
+    if (o.source) sources.set(key, o.source);
+  }
+  const previous = new Map<string, ObjectId>(clusterIds.map((id) => [idKey(id), id]));
+  const refs = [
+    ...[...manifests.values()].map((m) => ({ ...idOf(m), apiVersion: m.apiVersion })),
+    ...[...previous].filter(([k]) => !manifests.has(k)).map(([, id]) => id),
+  ];
+  const live = await readLiveSnapshot(client, refs, { full: true, concurrency: options.concurrency });
+  const prune = options.includePrune
+    ? [...previous].filter(([k]) => !manifests.has(k) && live.get(k)).map(([k]) => live.get(k)!)
+    : [];
+  const plan = buildPlan({ apply: [...manifests.values()], prune });
+  return { manifests, sources, previous, live, plan };
+}
