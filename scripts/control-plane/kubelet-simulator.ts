@@ -159,7 +159,12 @@ async function ensureNode(api: RestClient): Promise<void> {
 }
 
 /** A lost PATCH would leave the pod Pending forever (and its Deployment never ready): try again. */
-async function setPodStatusWithRetry(api: RestClient, pod: Obj, behavior: string, isStopped: () => boolean): Promise<void> {
+async function setPodStatusWithRetry(
+  api: RestClient,
+  pod: Obj,
+  behavior: string,
+  isStopped: () => boolean,
+): Promise<void> {
   for (let attempt = 0; attempt < 20 && !isStopped(); attempt++) {
     const status = await setPodStatus(api, pod, behavior).catch(() => 0);
     if ((status >= 200 && status < 300) || status === 404) return;

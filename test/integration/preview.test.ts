@@ -92,7 +92,13 @@ describe('preview', () => {
     const applied = await runPkg(conn, pkg, 'apply', {}, ns);
     const actual = applied.events.flatMap((e) => {
       if (e.type === 'apply' && e.status === 'Successful') {
-        const map = { created: 'create', configured: 'configure', unchanged: 'unchanged' } as const;
+        const map = {
+          created: 'create',
+          configured: 'configure',
+          unchanged: 'unchanged',
+          replaced: 'replace',
+          skipped: 'skip',
+        } as const;
         return [`${map[e.operation!]} ${e.id.kind}/${e.id.name}`];
       }
       if (e.type === 'prune' && e.status === 'Successful') return [`prune ${e.id.kind}/${e.id.name}`];
