@@ -1,5 +1,6 @@
 import { splitApiVersion } from '../common/kube-object.js';
 import { KubeApiError } from '../kube/api-error.js';
+import { isRetryable } from '../kube/retry.js';
 import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
 import { dependenciesOf } from '../plan/plan.js';
 import { applyObject, explainApplyError } from './apply-object.js';
@@ -75,7 +76,9 @@ export async function preflight(state: RunState): Promise<PreflightRejection[]> 
         return undefined;
       } catch (err) {
         if (live && strategy === 'fallback-on-replace' && immutableFields(err)) return undefined;
-        const unanswered = !(err instanceof KubeApiError) || err.code >= 500 || err.code === 429;
+        // what retries could not get through (throttling, 5xx, dropped connections); a 500 for a manifest
+        // that server-side apply cannot type is a real rejection
+        const unanswered = isRetryable(err) || !(err instanceof KubeApiError);
         return { message: explainApplyError(err).message, unanswered };
       }
     },
