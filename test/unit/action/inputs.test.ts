@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parseInputs } from '../../../src/action/inputs.js';
+
+/** Inputs arrive as the runner passes them: INPUT_<NAME> variables, hyphens kept. */
+function withInputs(inputs: Record<string, string>) {
+  for (const [k, v] of Object.entries(inputs)) vi.stubEnv(`INPUT_${k.toUpperCase()}`, v);
+}
+
+describe('parseInputs', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it('applies the contract defaults when nothing is set', () => {
+    const i = parseInputs();
+    expect(i.mode).toBe('auto');
+    expect(i.run).toMatchObject({
+      reconcileTimeoutMs: 300_000,
+      pruneTimeoutMs: 300_000,
+      prune: true,
+      prunePropagationPolicy: 'Background',
+      inventoryPolicy: 'strict',
+      fieldManager: 'kpt-live-action',
+      wait: true,
+      waitForJobs: false,
+      waitForControllerMs: 0,
+      allowEmptyPrune: false,
+      forceConflicts: false,
+      exitEarly: false,
+      defaultUpdateStrategy: '',
+    });
+    expect(i.comment).toBe(true);
+    expect(i.historyLimit).toBe(20);
+  });
+
+  it('reads every setting', () => {
+    withInputs({
+      mode: 'apply',
+      packages: 'deploy/a\n# a comment\n\ndeploy/b/**',
+      'reconcile-timeout': '2m',
+      'prune-timeout': '0',
+      prune: 'false',
+      'inventory-policy': 'force-adopt',
+      'wait-for-controller': '15s',
+      'wait-for-jobs': 'true',
+      'apply-default-update-strategy': 'fallback-on-replace',
+      'history-limit': '5',
+    });
+    const i = parseInputs();
+    expect(i.mode).toBe('apply');
+    expect(i.packages).toEqual(['deploy/a', 'deploy/b/**']);
+    expect(i.run).toMatchObject({
+      reconcileTimeoutMs: 120_000,
+      pruneTimeoutMs: 0,
+      prune: false,
+      inventoryPolicy: 'force-adopt',
+      waitForControllerMs: 15_000,
+      waitForJobs: true,
+      defaultUpdateStrategy: 'fallback-on-replace',
+    });
+    expect(i.historyLimit).toBe(5);
+  });
+
+  it.each([
+    [
+      'mode',
+      'deploy',
+      /Invalid input 'mode': "deploy" \(accepted: auto, preview, apply, destroy, status, resolve\)/,
+    ],
+    ['reconcile-timeout', '10x', /Invalid input 'reconcile-timeout': "10x" \(expected a duration/],
+    ['prune', 'yes', /Invalid input 'prune': "yes" \(accepted: true, false\)/],
+    [
+      'inventory-policy',
+      'loose',
+      /Invalid input 'inventory-policy': "loose" \(accepted: strict, adopt, force-adopt\)/,
+    ],
+    ['prune-propagation-policy', 'background', /accepted: Background, Foreground, Orphan/],
+    ['wait-for-controller', 'soon', /Invalid input 'wait-for-controller'/],
+    ['history-limit', '0', /Invalid input 'history-limit'/],
+    ['apply-default-update-strategy', 'replace', /Invalid input 'apply-default-update-strategy'/],
+  ])('rejects %s=%s naming the input and the accepted values', (name, value, message) => {
+    withInputs({ [name]: value });
+    expect(() => parseInputs()).toThrow(message);
+  });
+});
