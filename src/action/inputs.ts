@@ -81,6 +81,7 @@ export function parseInputs(): ActionInputs {
     waitForControllerMs,
     allowEmptyPrune: bool('allow-empty-prune', false),
     exitEarly: bool('exit-early', false),
+    preflight: bool('preflight', true),
     defaultUpdateStrategy: oneOf<UpdateStrategy>(
       'apply-default-update-strategy',
       core.getInput('apply-default-update-strategy').trim(),

@@ -70,7 +70,7 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
           'what you want, or use destroy',
       );
     }
-    const rejections = await preflight(s);
+    const rejections = req.options.preflight ? await preflight(s) : [];
     if (rejections.length > 0) throw new FatalRunError(formatRejections(s, rejections));
 
     if (!rgServed) await ensureResourceGroupCrd(req.client, { install: req.options.installResourceGroup });

@@ -26,6 +26,11 @@ export interface RunOptions {
   lockLeaseSeconds: number;
   /** Stop after the first failed wave instead of applying independent waves (kapp's exit-early-on-apply-error). */
   exitEarly: boolean;
+  /**
+   * Server-side dry-run every object before the first write, so a rejected object changes nothing (on by
+   * default). Off saves one request per object, at the cost of kpt's behaviour: earlier waves stay applied.
+   */
+  preflight: boolean;
   /** kapp's --apply-default-update-strategy: for objects without a `kapp.k14s.io/update-strategy` annotation. */
   defaultUpdateStrategy: UpdateStrategy;
 }
@@ -49,6 +54,7 @@ export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptio
     lockLeaseSeconds: 30,
     exitEarly: false,
     defaultUpdateStrategy: '',
+    preflight: true,
     ...overrides,
   };
 }

@@ -27,6 +27,7 @@ export interface RunFlags {
   installResourceGroup?: boolean;
   showStatusEvents?: boolean;
   exitEarly?: boolean;
+  preflight?: boolean;
   applyDefaultUpdateStrategy?: UpdateStrategy;
   allowStale?: boolean;
   historyLimit?: number;
@@ -130,6 +131,10 @@ export function addApplyFlags(cmd: Command): Command {
     .option('--allow-empty-prune', 'allow an empty package to prune everything its inventory lists')
     .option('--install-resource-group', 'install the ResourceGroup CRD when it is missing (default)')
     .option('--no-install-resource-group', 'fail instead of installing the ResourceGroup CRD')
+    .option(
+      '--no-preflight',
+      'skip the server-side dry-run of every object before the first write (one request per object less)',
+    )
     .option('--exit-early', "stop at the first wave with a failure (kapp's exit-early-on-apply-error)")
     .addOption(
       new Option(
@@ -201,6 +206,7 @@ export function runOptionsFrom(flags: RunFlags): RunOptions {
     allowEmptyPrune: flags.allowEmptyPrune ?? o.allowEmptyPrune,
     installResourceGroup: flags.installResourceGroup ?? o.installResourceGroup,
     exitEarly: flags.exitEarly ?? o.exitEarly,
+    preflight: flags.preflight ?? o.preflight,
     defaultUpdateStrategy: flags.applyDefaultUpdateStrategy ?? o.defaultUpdateStrategy,
   };
 }
@@ -215,6 +221,7 @@ const BOOL_FLAGS: Record<string, { on?: string; off?: string }> = {
   'force-conflicts': { on: '--force-conflicts' },
   'allow-empty-prune': { on: '--allow-empty-prune' },
   'exit-early': { on: '--exit-early' },
+  preflight: { off: '--no-preflight' },
   'allow-stale': { on: '--allow-stale' },
   'wait-for-jobs': { on: '--wait-for-jobs' },
   'show-status-events': { on: '--show-status-events' },

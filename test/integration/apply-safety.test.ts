@@ -59,6 +59,31 @@ spec:
     expect(rg.status).toBe(404);
   });
 
+  it('with preflight off, behaves as kpt: earlier waves stay applied and the bad object fails', async () => {
+    const pkg = inlinePackage(ns, {
+      'first.yaml': cm('nopreflight-first'),
+      'last.yaml': `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: nopreflight-bad
+  annotations: {config.kubernetes.io/depends-on: /namespaces/${ns}/ConfigMap/nopreflight-first}
+spec:
+  replicas: "three"
+  selector: {matchLabels: {app: x}}
+  template:
+    metadata: {labels: {app: x}}
+    spec: {containers: [{name: x, image: x}]}
+`,
+    });
+    const { result, events } = await runPkg(conn, pkg, 'apply', { preflight: false }, ns);
+    expect(result.exitCode).toBe(3);
+    expect(actions(events)).toEqual([
+      'apply ConfigMap/nopreflight-first Successful created',
+      'apply Deployment/nopreflight-bad Failed',
+    ]);
+    expect((await getCm('nopreflight-first')).status).toBe(200);
+  });
+
   it('never prunes what it must keep: keep/detach annotations, another inventory, a namespace in use', async () => {
     const other = inlinePackage(ns, { 'cm.yaml': cm('owned-by-other') });
     expect((await runPkg(conn, other, 'apply', {}, ns)).result.exitCode).toBe(0);
