@@ -7,6 +7,7 @@
  *     [--agent kpt-live-action]
  */
 import fs from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 
@@ -83,6 +84,39 @@ export function readAuditEvents(
   }
 }
 
+/**
+ * Reads a live audit log incrementally, rotations included: kube-apiserver writes through lumberjack, which
+ * renames `audit.log` to `audit-<time>.log` at 100 MB (its default when --audit-log-maxsize is 0) and starts
+ * a new file. Offsets are kept per inode, so a renamed file is read on from where it was left.
+ */
+export class AuditReader {
+  private readonly offsets = new Map<number, number>();
+
+  constructor(private readonly logPath: string) {}
+
+  /** The events appended to any of the log's files since the previous call. */
+  read(): AuditEvent[] {
+    const dir = path.dirname(this.logPath);
+    const base = path.basename(this.logPath, '.log');
+    const files = fs
+      .readdirSync(dir)
+      .filter((f) => f === `${base}.log` || (f.startsWith(`${base}-`) && f.endsWith('.log')))
+      .map((f) => {
+        const full = path.join(dir, f);
+        const st = fs.statSync(full);
+        return { full, ino: st.ino, mtime: st.mtimeMs };
+      })
+      .sort((a, b) => a.mtime - b.mtime);
+    const events: AuditEvent[] = [];
+    for (const f of files) {
+      const { events: more, endOffset } = readAuditEvents(f.full, this.offsets.get(f.ino) ?? 0);
+      this.offsets.set(f.ino, endOffset);
+      events.push(...more);
+    }
+    return events;
+  }
+}
+
 export interface RequestCount {
   total: number;
   byVerb: Record<string, number>;
@@ -146,7 +180,7 @@ function main(): void {
     },
   });
   if (!values.log) throw new Error('--log is required: the kube-apiserver audit log (JSON lines)');
-  const { events } = readAuditEvents(values.log);
+  const events = new AuditReader(values.log).read();
   const fromMs = parseTime(values.from, 0);
   const toMs = parseTime(values.to, Number.POSITIVE_INFINITY);
   const rows = new Map<string, Record<string, number>>();

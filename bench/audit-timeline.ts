@@ -7,7 +7,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { type AuditEvent, parseMicroTime, readAuditEvents } from './audit-count.js';
+import { type AuditEvent, AuditReader, parseMicroTime } from './audit-count.js';
 
 export interface Phase {
   verb: string;
@@ -54,7 +54,7 @@ function main(): void {
   const from = t(values.from);
   const to = values.to ? t(values.to) : Number.POSITIVE_INFINITY;
   const agent = values.agent;
-  const { events } = readAuditEvents(values.log);
+  const events = new AuditReader(values.log).read();
   const mine = events.filter((e) => e.at >= from && e.at <= to && e.userAgent.includes(agent));
   for (const p of phases(mine))
     console.log(

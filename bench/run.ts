@@ -17,7 +17,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startControlPlane } from '../scripts/control-plane/control-plane.js';
 import { startKubeletSimulator } from '../scripts/control-plane/kubelet-simulator.js';
-import { countRequests, readAuditEvents } from './audit-count.js';
+import { AuditReader, countRequests } from './audit-count.js';
 import { kubeconfigFor, startProxyProcess } from './lib/cluster-ops.js';
 import { type BenchContext, runLifecycle } from './lib/lifecycle.js';
 import { renderReport } from './lib/report.js';
@@ -148,7 +148,7 @@ try {
     log,
   };
   const lifecycleSteps = new Set<Step>(Steps.filter((s) => scenarios.has(s)));
-  let auditOffset = 0;
+  const audit = new AuditReader(cp.auditLogPath);
   for (const [li, rtt] of latencies.entries()) {
     const proxy = rtt > 0 ? await startProxyProcess(new URL(cp.server), rtt / 2) : undefined;
     const kubeconfig = proxy
@@ -195,8 +195,7 @@ try {
         if (scenarios.has('peak-rss') && li === 0) await measurePeakRss(ctx);
         // the audit log is written in batches (up to 1 s late)
         await new Promise((r) => setTimeout(r, 2500));
-        const { events, endOffset } = readAuditEvents(cp.auditLogPath, auditOffset);
-        auditOffset = endOffset;
+        const events = audit.read();
         for (const m of block) {
           const family =
             m.tool.startsWith('ours') || m.tool === 'action'
