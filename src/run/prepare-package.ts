@@ -62,11 +62,15 @@ export async function scopeLookupFor(
   objects: readonly LoadedObject[],
 ): Promise<ScopeLookup> {
   const known = new Map<string, ResourceInfo | undefined>();
+  const kinds = new Map<string, { apiVersion: string; kind: string }>();
   for (const { object } of objects) {
-    const key = `${object.apiVersion}/${object.kind}`;
-    if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string' || known.has(key)) continue;
-    known.set(key, await client.resolve(object.apiVersion, object.kind));
+    if (typeof object.apiVersion !== 'string' || typeof object.kind !== 'string') continue;
+    kinds.set(`${object.apiVersion}/${object.kind}`, { apiVersion: object.apiVersion, kind: object.kind });
   }
+  // every group-version at once (discovery caches them): one round trip, not one per group
+  await Promise.all(
+    [...kinds].map(async ([key, k]) => known.set(key, await client.resolve(k.apiVersion, k.kind))),
+  );
   return (group, version, kind) => {
     const info = known.get(`${group ? `${group}/${version}` : version}/${kind}`);
     if (!info) return undefined;

@@ -3,6 +3,7 @@ import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { countOutcomes, exitCodeOf, type RunResult } from '../apply/run-result.js';
+import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import { type DeployRecord, readHistory, writeHistory } from '../inventory/deploy-history.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
@@ -65,11 +66,20 @@ export async function runPackage(
   o: RunPackageOptions,
 ): Promise<PackageRunResult> {
   const result: PackageRunResult = { path: dir, mode, outcome: 'success', notices: [], exitCode: 0 };
+  // discovery every run needs next (inventory; apply and destroy: lock and history), fetched while the
+  // package loads instead of one round trip at a time later
+  const warm = Promise.all([
+    client.resolve(ResourceGroupApiVersion, ResourceGroupKind),
+    ...(mode === 'apply' || mode === 'destroy'
+      ? [client.resolve('coordination.k8s.io/v1', 'Lease'), client.resolve('v1', 'ConfigMap')]
+      : []),
+  ]).catch(() => undefined);
   try {
     const prepared = await preparePackage(client, dir, {
       repoRoot: o.repoRoot,
       defaultNamespace: o.defaultNamespace,
     });
+    await warm;
     result.prepared = prepared;
     o.onPrepared?.(prepared);
     result.path = prepared.dir;

@@ -75,13 +75,50 @@ export class ObjectWatcher {
     return known;
   }
 
-  /** Fetches these objects again right now (after a write), so a wait never reads a stale answer. */
+  /**
+   * Fetches these objects again right now (after a write), so a wait never reads a stale answer: one LIST
+   * per kind and namespace where three or more share one, else a GET each.
+   */
   async refresh(refs: ObjectRef[]): Promise<void> {
-    await Promise.all(
-      refs.map(async (ref) => {
-        this.set(idKey(ref), (await this.client.get(ref)) ?? null);
-      }),
-    );
+    // several objects of one kind and namespace: one LIST instead of a GET each (a prune wave of many)
+    const groups = new Map<string, { info: ResourceInfo; namespace?: string; refs: ObjectRef[] }>();
+    const gets: ObjectRef[] = [];
+    for (const ref of refs) {
+      const info = await this.client.resolveId(ref);
+      if (!info) {
+        gets.push(ref);
+        continue;
+      }
+      const namespace = info.namespaced ? ref.namespace : undefined;
+      const key = `${info.group}/${info.kind}/${namespace ?? ''}`;
+      const g = groups.get(key) ?? { info, namespace, refs: [] };
+      g.refs.push(ref);
+      groups.set(key, g);
+    }
+    const byGet = (list: ObjectRef[]) =>
+      Promise.all(list.map(async (ref) => this.set(idKey(ref), (await this.client.get(ref)) ?? null)));
+    const lists = [...groups.values()].map(async (g) => {
+      if (g.refs.length < 3) return byGet(g.refs);
+      let items: KubeObject[];
+      try {
+        items = (await this.client.list(g.info, g.namespace)).items;
+      } catch (err) {
+        if (err instanceof KubeApiError && err.forbidden) return byGet(g.refs);
+        throw err;
+      }
+      const wanted = new Set(g.refs.map((r) => idKey(r)));
+      const found = new Set<string>();
+      for (const item of items) {
+        const key = this.keyOf(g.info, item);
+        if (!wanted.has(key)) continue;
+        item.apiVersion ??= g.info.group ? `${g.info.group}/${g.info.version}` : g.info.version;
+        item.kind ??= g.info.kind;
+        found.add(key);
+        this.set(key, item);
+      }
+      for (const key of wanted) if (!found.has(key)) this.set(key, null);
+    });
+    await Promise.all([...lists, byGet(gets)]);
   }
 
   stop(): void {
