@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { Labels, ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
@@ -126,12 +127,25 @@ export async function writeResourceGroup(
   if (!current) {
     delete desired.metadata.resourceVersion;
     stored = await client.create(desired);
+  } else if (sameContent(desired, current)) {
+    stored = current; // a PUT would change nothing (a re-apply of the same objects): save the round trip
   } else {
     desired.metadata.resourceVersion = current.metadata.resourceVersion;
     stored = await client.replace(desired);
   }
-  const withStatus: KubeObject = { ...stored, status: statusFor(entries, stored.metadata.generation) };
-  return client.replaceStatus(withStatus);
+  const status = statusFor(entries, stored.metadata.generation);
+  if (isDeepStrictEqual(stored.status, status)) return stored;
+  return client.replaceStatus({ ...stored, status });
+}
+
+/** Same labels, annotations and spec: what buildResourceGroup sets. */
+function sameContent(desired: KubeObject, current: KubeObject): boolean {
+  const pick = (o: KubeObject) => ({
+    labels: o.metadata.labels,
+    annotations: o.metadata.annotations,
+    spec: o.spec,
+  });
+  return isDeepStrictEqual(pick(desired), pick(current));
 }
 
 /** Deletes the ResourceGroup (destroy, when every object is gone). */
