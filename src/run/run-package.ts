@@ -73,6 +73,10 @@ export async function runPackage(
     ...(mode === 'apply' || mode === 'destroy'
       ? [client.resolve('coordination.k8s.io/v1', 'Lease'), client.resolve('v1', 'ConfigMap')]
       : []),
+    // destroy looks up every inventory entry by group (no version): the API group list
+    ...(mode === 'destroy'
+      ? [client.resolveId({ group: 'kpt.dev', kind: ResourceGroupKind, namespace: '', name: '' })]
+      : []),
   ]).catch(() => undefined);
   try {
     const prepared = await preparePackage(client, dir, {
