@@ -111,7 +111,7 @@ export class AuditReader {
     for (const f of files) {
       const { events: more, endOffset } = readAuditEvents(f.full, this.offsets.get(f.ino) ?? 0);
       this.offsets.set(f.ino, endOffset);
-      events.push(...more);
+      for (const e of more) events.push(e); // not push(...more): hundreds of thousands overflow the stack
     }
     return events;
   }

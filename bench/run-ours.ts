@@ -4,7 +4,7 @@
  * open after the run shows up as exit latency.
  *
  *   node --import tsx bench/run-ours.ts --kubeconfig K --dir /path/to/pkg --mode apply|preview|destroy|status
- *     [--concurrency 8] [--namespace default]
+ *     [--concurrency 32] [--namespace default] [--no-preflight]
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     mode: { type: 'string', default: 'apply' },
     concurrency: { type: 'string' },
     namespace: { type: 'string', default: 'default' },
+    'no-preflight': { type: 'boolean', default: false },
   },
 });
 if (!values.kubeconfig || !values.dir) throw new Error('--kubeconfig and --dir are required');
@@ -31,7 +32,10 @@ const { client } = await connect({ kubeconfigPath: values.kubeconfig });
 const result = await runPackage(client, path.basename(dir), mode, {
   repoRoot: path.dirname(dir),
   defaultNamespace: values.namespace,
-  options: defaultRunOptions(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+  options: defaultRunOptions({
+    ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
+    ...(values['no-preflight'] ? { preflight: false } : {}),
+  }),
   // deploy history as the action records it (no commit: the bench package is not in a git repository)
   history: { trigger: 'bench', keep: 20, allowStale: true },
 });

@@ -57,6 +57,7 @@ const toolNames = values.tools.split(',') as ToolName[];
 const runsFor: Record<ToolName, number> = {
   ours: runs,
   'ours-tsx': runs,
+  'ours-nopf': runs,
   kpt: Number(values['kpt-runs'] ?? runs),
   'kpt-ssa': Number(values['kpt-runs'] ?? runs),
   kubectl: Number(values['kubectl-runs'] ?? runs),
@@ -195,6 +196,9 @@ try {
         if (scenarios.has('peak-rss') && li === 0) await measurePeakRss(ctx);
         // the audit log is written in batches (up to 1 s late)
         await new Promise((r) => setTimeout(r, 2500));
+        // the times are kept even when counting fails
+        measurements.push(...block);
+        write();
         const events = audit.read();
         for (const m of block) {
           const family =
@@ -214,7 +218,6 @@ try {
             if (!Number.isFinite(first)) m.ok = false;
           }
         }
-        measurements.push(...block);
         write();
       }
     } finally {

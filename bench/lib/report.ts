@@ -24,7 +24,7 @@ const scenarioTitle: Record<string, string> = {
   destroy: 'destroy',
 };
 
-const toolOrder = ['ours', 'ours-tsx', 'action', 'kpt', 'kpt-ssa', 'kubectl', 'kubectl-prune'];
+const toolOrder = ['ours', 'ours-nopf', 'ours-tsx', 'action', 'kpt', 'kpt-ssa', 'kubectl', 'kubectl-prune'];
 
 function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();

@@ -20,7 +20,7 @@ export const Steps = [
 ] as const;
 export type Step = (typeof Steps)[number];
 
-export type ToolName = 'ours' | 'ours-tsx' | 'kpt' | 'kpt-ssa' | 'kubectl' | 'kubectl-prune';
+export type ToolName = 'ours' | 'ours-tsx' | 'ours-nopf' | 'kpt' | 'kpt-ssa' | 'kubectl' | 'kubectl-prune';
 
 export interface StepContext {
   pkgDir: string;
@@ -89,6 +89,15 @@ export function detectTools(names: ToolName[]): Tool[] {
       family: 'ours',
       version: 'bundled bench/run-ours.ts (esbuild), node',
       command: (step, ctx) => ourCommand(step, ctx, [ctx.bundle], 'ours'),
+    },
+    'ours-nopf': {
+      name: 'ours-nopf',
+      family: 'ours',
+      version: 'bundled bench/run-ours.ts --no-preflight',
+      command: (step, ctx) => {
+        const c = ourCommand(step, ctx, [ctx.bundle], 'ours --no-preflight');
+        return { ...c, args: [...c.args, '--no-preflight'] };
+      },
     },
     'ours-tsx': {
       name: 'ours-tsx',
