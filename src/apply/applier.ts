@@ -6,6 +6,7 @@ import { acquireInventoryLock, type InventoryLock } from '../inventory/inventory
 import type { ClusterInventory, InventoryEntry, InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import { writeResourceGroup } from '../inventory/resourcegroup.js';
+import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { formatPlanErrors } from '../plan/errors.js';
 import { idOf, type ObjectId } from '../plan/object-id.js';
@@ -33,6 +34,8 @@ export interface ApplyRequest {
   signal?: AbortSignal;
   /** Throttled "still waiting for ..." lines. */
   onProgress?: (line: string) => void;
+  /** Work on the result (the deploy record) that runs while the lock is released; it must not throw. */
+  afterRun?: (result: RunResult) => Promise<void>;
 }
 
 /** A fatal problem: reported once as an error event; nothing (more) is changed. */
@@ -47,18 +50,41 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
   const startedAt = Date.now();
   let lock: InventoryLock | undefined;
   let state: RunState | undefined;
+  const result = await applyLocked(req, startedAt, (l) => (lock = l), (s) => (state = s));
+  state?.watcher?.stop();
+  await Promise.all([lock?.release(), req.afterRun?.(result)]);
+  return result;
+}
+
+async function applyLocked(
+  req: ApplyRequest,
+  startedAt: number,
+  locked: (lock: InventoryLock) => void,
+  prepared: (state: RunState) => void,
+): Promise<RunResult> {
+  let state: RunState | undefined;
   try {
-    await ensureInventoryNamespace(req);
-    lock = await acquireInventoryLock(req.client, req.inventory, {
-      timeoutMs: req.options.lockTimeoutMs,
-      leaseSeconds: req.options.lockLeaseSeconds,
-      onWait: (holder) =>
-        req.onProgress?.(`waiting for another run of this package to finish (lock held by ${holder})`),
-    });
+    const takeLock = () =>
+      acquireInventoryLock(req.client, req.inventory, {
+        timeoutMs: req.options.lockTimeoutMs,
+        leaseSeconds: req.options.lockLeaseSeconds,
+        onWait: (holder) =>
+          req.onProgress?.(`waiting for another run of this package to finish (lock held by ${holder})`),
+      });
+    // the inventory namespace nearly always exists: look at it only when the lock's Lease cannot be created
+    locked(
+      await takeLock().catch(async (err: unknown) => {
+        if (!(err instanceof KubeApiError && err.code === 404)) throw err;
+        await ensureInventoryNamespace(req);
+        return takeLock();
+      }),
+    );
     // no ResourceGroup kind yet means no inventory yet; the CRD is installed after the pre-flight
     const rgServed = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
-    const cluster = rgServed ? await readClusterInventory(req.client, req.inventory) : undefined;
-    state = await prepareState(req, cluster, startedAt);
+    const clusterRead = rgServed ? readClusterInventory(req.client, req.inventory) : undefined;
+    state = await prepareState(req, clusterRead, startedAt);
+    prepared(state);
+    const cluster = await clusterRead;
     const s = state;
 
     if (s.plan.errors.length > 0) throw new FatalRunError(formatPlanErrors(s.plan.errors));
@@ -92,6 +118,9 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
         req.inventory,
         [...union.values()],
         cluster?.kind === 'ResourceGroup' ? cluster.object : undefined,
+        // the entries get their statuses in the final write (kpt also writes `Pending` ones here: one
+        // more round trip before the first object, for a status nothing reads mid-run)
+        { status: false },
       ),
     );
 
@@ -124,9 +153,6 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
     return finishedResult(objects, startedAt, s.cancelled(), failed);
   } catch (err) {
     return fatalResult(req.emit, err, state ? [...state.outcomes.values()] : [], startedAt);
-  } finally {
-    state?.watcher?.stop();
-    await lock?.release();
   }
 }
 
@@ -185,10 +211,11 @@ async function ensureInventoryNamespace(req: ApplyRequest): Promise<void> {
 
 async function prepareState(
   req: ApplyRequest,
-  cluster: ClusterInventory | undefined,
+  cluster: Promise<ClusterInventory | undefined> | undefined,
   startedAt: number,
 ): Promise<RunState> {
-  const input = await readRunInput(req.client, req.objects, req.inventory, cluster?.ids ?? [], {
+  const ids = cluster ? cluster.then((c) => c?.ids ?? []) : [];
+  const input = await readRunInput(req.client, req.objects, req.inventory, ids, {
     concurrency: req.options.concurrency,
     includePrune: true,
   });

@@ -37,13 +37,15 @@ export async function applyWave(
         const manifest = state.manifests.get(key)!;
         const info = await resolveNewKind(state, manifest.apiVersion, manifest.kind);
         const live = state.live.get(key);
-        if (live && state.preflightUnchanged.has(key)) {
+        const unchanged = state.preflightUnchanged.get(key);
+        if (live && unchanged) {
           // the pre-flight dry-run already showed this apply changes nothing: no second request
           state.applied.set(key, {
             uid: live.metadata.uid,
             generation: live.metadata.generation,
             touched: false,
             hasStatus: !!info?.hasStatus,
+            object: unchanged,
           });
           return { status: 'Successful' as const, operation: 'unchanged' as const };
         }
@@ -58,6 +60,8 @@ export async function applyWave(
           generation: res.object.metadata.generation,
           touched: res.operation !== 'unchanged' && res.operation !== 'skipped',
           hasStatus: !!info?.hasStatus,
+          // a skipped update returns the metadata-only live object: no status to judge
+          object: res.operation === 'skipped' ? undefined : res.object,
         });
         return { status: 'Successful' as const, operation: res.operation };
       } catch (err) {

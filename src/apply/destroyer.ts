@@ -22,11 +22,26 @@ export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
   const startedAt = Date.now();
   let lock: InventoryLock | undefined;
   let state: RunState | undefined;
+  const result = await destroyLocked(req, startedAt, (l) => (lock = l), (s) => (state = s));
+  state?.watcher?.stop();
+  await Promise.all([lock?.release(), req.afterRun?.(result)]);
+  return result;
+}
+
+async function destroyLocked(
+  req: DestroyRequest,
+  startedAt: number,
+  locked: (lock: InventoryLock) => void,
+  prepared: (state: RunState) => void,
+): Promise<RunResult> {
+  let state: RunState | undefined;
   try {
-    lock = await acquireInventoryLock(req.client, req.inventory, {
-      timeoutMs: req.options.lockTimeoutMs,
-      leaseSeconds: req.options.lockLeaseSeconds,
-    });
+    locked(
+      await acquireInventoryLock(req.client, req.inventory, {
+        timeoutMs: req.options.lockTimeoutMs,
+        leaseSeconds: req.options.lockLeaseSeconds,
+      }),
+    );
     const cluster = await readClusterInventory(req.client, req.inventory);
     if (!cluster) return { outcome: 'success', objects: [], durationMs: Date.now() - startedAt };
     const previous = new Map<string, ObjectId>(cluster.ids.map((id) => [idKey(id), id]));
@@ -49,6 +64,7 @@ export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
       startedAt,
     );
     state = s;
+    prepared(s);
     req.emit({
       type: 'init',
       groups: plan.pruneWaves.flatMap((w, i) => [
@@ -77,8 +93,5 @@ export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
     return finishedResult(objects, startedAt, s.cancelled(), failed);
   } catch (err) {
     return fatalResult(req.emit, err, state ? [...state.outcomes.values()] : [], startedAt);
-  } finally {
-    state?.watcher?.stop();
-    await lock?.release();
   }
 }

@@ -15,67 +15,96 @@ export type LiveSnapshot = Map<string, KubeObject | null>;
 export async function readLiveSnapshot(
   client: ClusterClient,
   refs: ObjectRef[],
-  options: { full?: boolean; listThreshold?: number; concurrency?: number } = {},
+  options: LiveReadOptions = {},
 ): Promise<LiveSnapshot> {
-  const snapshot: LiveSnapshot = new Map();
-  const groups = new Map<string, { info: ResourceInfo; namespace?: string; refs: ObjectRef[] }>();
-  for (const ref of refs) {
-    const info = await client.resolveId(ref);
-    if (!info) continue;
-    const ns = info.namespaced ? ref.namespace : undefined;
-    const key = `${info.group}/${info.kind}/${ns ?? ''}`;
-    let g = groups.get(key);
-    if (!g) {
-      g = { info, namespace: ns, refs: [] };
-      groups.set(key, g);
+  return new LiveReader(client, options).read(refs);
+}
+
+export interface LiveReadOptions {
+  full?: boolean;
+  listThreshold?: number;
+  concurrency?: number;
+}
+
+/**
+ * readLiveSnapshot in steps: a kind and namespace listed once is not listed again, so a run can read the
+ * package's objects while the inventory is read, then only what the inventory adds.
+ */
+export class LiveReader {
+  private readonly listed = new Map<string, Map<string, KubeObject>>();
+  private readonly snapshot: LiveSnapshot = new Map();
+
+  constructor(
+    private readonly client: ClusterClient,
+    private readonly options: LiveReadOptions = {},
+  ) {}
+
+  /** The live state of `refs` (and of everything read before). */
+  async read(refs: ObjectRef[]): Promise<LiveSnapshot> {
+    const { client, options, snapshot } = this;
+    const groups = new Map<string, { info: ResourceInfo; namespace?: string; refs: ObjectRef[] }>();
+    for (const ref of refs) {
+      if (snapshot.has(idKey(ref))) continue;
+      const info = await client.resolveId(ref);
+      if (!info) continue;
+      const ns = info.namespaced ? ref.namespace : undefined;
+      const key = `${info.group}/${info.kind}/${ns ?? ''}`;
+      const found = this.listed.get(key);
+      if (found) {
+        snapshot.set(idKey(ref), found.get(idKey(ref)) ?? null);
+        continue;
+      }
+      let g = groups.get(key);
+      if (!g) {
+        g = { info, namespace: ns, refs: [] };
+        groups.set(key, g);
+      }
+      g.refs.push(ref);
     }
-    g.refs.push(ref);
-  }
-  const threshold = options.listThreshold ?? 3;
-  const tasks: (() => Promise<void>)[] = [];
-  for (const g of groups.values()) {
-    const byGet = async (refsToGet: ObjectRef[]) => {
-      for (const ref of refsToGet)
-        tasks.push(async () => void snapshot.set(idKey(ref), (await client.get(ref)) ?? null));
-    };
-    if (g.refs.length < threshold) {
-      await byGet(g.refs);
-      continue;
-    }
-    tasks.push(async () => {
-      try {
-        const list = await client.list(g.info, g.namespace, { metadataOnly: !options.full });
-        const found = new Map<string, KubeObject>();
-        for (const item of list.items) {
-          const obj = withType(item, g.info);
-          found.set(
-            idKey({
-              group: g.info.group,
-              kind: g.info.kind,
-              namespace: obj.metadata.namespace ?? '',
-              name: obj.metadata.name,
-            }),
-            obj,
+    const threshold = options.listThreshold ?? 3;
+    const tasks: (() => Promise<void>)[] = [];
+    for (const [key, g] of groups) {
+      if (g.refs.length < threshold) {
+        for (const ref of g.refs)
+          tasks.push(async () => void snapshot.set(idKey(ref), (await client.get(ref)) ?? null));
+        continue;
+      }
+      tasks.push(async () => {
+        try {
+          const list = await client.list(g.info, g.namespace, { metadataOnly: !options.full });
+          const found = new Map<string, KubeObject>();
+          for (const item of list.items) {
+            const obj = withType(item, g.info);
+            found.set(
+              idKey({
+                group: g.info.group,
+                kind: g.info.kind,
+                namespace: obj.metadata.namespace ?? '',
+                name: obj.metadata.name,
+              }),
+              obj,
+            );
+          }
+          this.listed.set(key, found);
+          for (const ref of g.refs) snapshot.set(idKey(ref), found.get(idKey(ref)) ?? null);
+        } catch (err) {
+          if (!(err instanceof KubeApiError && err.forbidden)) throw err;
+          await Promise.all(
+            g.refs.map(async (ref) => snapshot.set(idKey(ref), (await client.get(ref)) ?? null)),
           );
         }
-        for (const ref of g.refs) snapshot.set(idKey(ref), found.get(idKey(ref)) ?? null);
-      } catch (err) {
-        if (!(err instanceof KubeApiError && err.forbidden)) throw err;
-        await Promise.all(
-          g.refs.map(async (ref) => snapshot.set(idKey(ref), (await client.get(ref)) ?? null)),
-        );
-      }
-    });
+      });
+    }
+    // bounded parallelism over the LISTs and GETs
+    const limit = options.concurrency ?? 8;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(limit, tasks.length) }, async () => {
+        while (next < tasks.length) await tasks[next++]();
+      }),
+    );
+    return snapshot;
   }
-  // bounded parallelism over the LISTs and GETs
-  const limit = options.concurrency ?? 8;
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, tasks.length) }, async () => {
-      while (next < tasks.length) await tasks[next++]();
-    }),
-  );
-  return snapshot;
 }
 
 /** PartialObjectMetadata items carry meta.k8s.io's type: put the real apiVersion and kind back. */

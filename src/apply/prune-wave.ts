@@ -70,7 +70,7 @@ export async function pruneWave(
           { ...id, apiVersion: live.apiVersion },
           { uid: live.metadata.uid, propagationPolicy: state.options.prunePropagationPolicy },
         );
-        return { status: 'Successful' as const, gone: res === 'notfound' };
+        return { status: 'Successful' as const, gone: res !== 'pending' };
       } catch (err) {
         return { status: 'Failed' as const, error: (err as Error).message };
       }
@@ -86,6 +86,7 @@ export async function pruneWave(
       }
       if (result.status === 'Successful') {
         state.deleted.add(key);
+        if ('gone' in result && result.gone) state.gone.add(key);
         o.action = type === 'prune' ? 'pruned' : 'deleted';
       } else if ('abandoned' in result && result.abandoned) {
         state.abandoned.add(key);

@@ -5,7 +5,7 @@ import { idKey, idOf, type ObjectId } from '../plan/object-id.js';
 import { buildPlan, type Plan } from '../plan/plan.js';
 import type { SourceRef } from '../preview/types.js';
 import { withOwningInventory } from './apply-object.js';
-import { type LiveSnapshot, readLiveSnapshot } from './live-snapshot.js';
+import { LiveReader, type LiveSnapshot } from './live-snapshot.js';
 
 /** What apply and preview start from: the manifests to send, the live state, and the plan. */
 export interface RunInput {
@@ -21,13 +21,14 @@ export interface RunInput {
 /**
  * Reads the live objects of the package and of the inventory (whole objects: the pre-flight and preview
  * compare dry-runs with them) and plans waves over them. Prune candidates are inventory objects no longer
- * in the package that still exist (unknown kinds are dropped, as kpt does).
+ * in the package that still exist (unknown kinds are dropped, as kpt does). The package's objects are
+ * read while `clusterIds` (the inventory read) is still on its way; then only what the inventory adds.
  */
 export async function readRunInput(
   client: ClusterClient,
   objects: { object: KubeObject; source?: SourceRef }[],
   inventory: InventoryRef,
-  clusterIds: ObjectId[],
+  clusterIds: ObjectId[] | Promise<ObjectId[]>,
   options: { concurrency: number; includePrune: boolean },
 ): Promise<RunInput> {
   const manifests = new Map<string, KubeObject>();
@@ -37,12 +38,13 @@ export async function readRunInput(
     manifests.set(key, withOwningInventory(o.object, inventory.id));
     if (o.source) sources.set(key, o.source);
   }
-  const previous = new Map<string, ObjectId>(clusterIds.map((id) => [idKey(id), id]));
-  const refs = [
-    ...[...manifests.values()].map((m) => ({ ...idOf(m), apiVersion: m.apiVersion })),
-    ...[...previous].filter(([k]) => !manifests.has(k)).map(([, id]) => id),
-  ];
-  const live = await readLiveSnapshot(client, refs, { full: true, concurrency: options.concurrency });
+  const reader = new LiveReader(client, { full: true, concurrency: options.concurrency });
+  const [ids] = await Promise.all([
+    clusterIds,
+    reader.read([...manifests.values()].map((m) => ({ ...idOf(m), apiVersion: m.apiVersion }))),
+  ]);
+  const previous = new Map<string, ObjectId>(ids.map((id) => [idKey(id), id]));
+  const live = await reader.read([...previous].filter(([k]) => !manifests.has(k)).map(([, id]) => id));
   const prune = options.includePrune
     ? [...previous].filter(([k]) => !manifests.has(k) && live.get(k)).map(([k]) => live.get(k)!)
     : [];

@@ -26,16 +26,27 @@ export interface RunState {
   previous: Map<string, ObjectId>;
   outcomes: Map<string, ObjectOutcome>;
   /** Successful applies: the UIDs and generations they returned (for waits and the just-applied prune filter). */
-  applied: Map<string, { uid?: string; generation?: number; touched: boolean; hasStatus: boolean }>;
-  /** Ids whose pre-flight dry-run returned the live object unchanged: their apply would be a no-op. */
-  preflightUnchanged: Set<string>;
+  applied: Map<string, AppliedObject>;
+  /** Ids whose pre-flight dry-run returned the live object unchanged (their apply would be a no-op): that object. */
+  preflightUnchanged: Map<string, KubeObject>;
   deleted: Set<string>;
+  /** Deleted ids the server removed with the DELETE itself (it answered Success): no need to wait for them. */
+  gone: Set<string>;
   abandoned: Set<string>;
   /** Ids that failed or were skipped (for dependency skips). */
   blocked: Map<string, string>;
   watcher?: ObjectWatcher;
   startedAt: number;
   cancelled(): boolean;
+}
+
+export interface AppliedObject {
+  uid?: string;
+  generation?: number;
+  touched: boolean;
+  hasStatus: boolean;
+  /** The object as the apply (or the pre-flight dry-run of an unchanged object) returned it. */
+  object?: KubeObject;
 }
 
 /** A fresh state for one run. */
@@ -59,8 +70,9 @@ export function newRunState(
     ...base,
     outcomes: new Map(),
     applied: new Map(),
-    preflightUnchanged: new Set(),
+    preflightUnchanged: new Map(),
     deleted: new Set(),
+    gone: new Set(),
     abandoned: new Set(),
     blocked: new Map(),
     startedAt,

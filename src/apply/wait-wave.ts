@@ -1,7 +1,7 @@
 import { formatDuration } from '../common/duration.js';
 import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
 import { ObjectWatcher } from '../status/object-watcher.js';
-import { type WaitTarget, waitForObjects } from '../status/wait-for-objects.js';
+import { observe, type WaitOutcome, type WaitTarget, waitForObjects } from '../status/wait-for-objects.js';
 import { waitDisabled } from './apply-wave.js';
 import { outcomeFor, type RunState } from './run-state.js';
 
@@ -17,6 +17,36 @@ export async function waitWave(
   onProgress?: (line: string) => void,
 ): Promise<void> {
   const targets: WaitTarget[] = [];
+  const timeoutMs = condition === 'Current' ? state.options.reconcileTimeoutMs : state.options.pruneTimeoutMs;
+  const waitOptions = {
+    condition,
+    timeoutMs,
+    status: { waitForJobs: state.options.waitForJobs },
+    controllerGraceMs: state.options.waitForControllerMs,
+  };
+  const onOutcome = (r: WaitOutcome) => {
+    const key = idKey(r.ref);
+    const o = outcomeFor(state, r.ref);
+    o.reconcile = r.status;
+    o.status = r.last.status;
+    if (r.status === 'Successful') {
+      o.readyAfterMs = Date.now() - state.startedAt;
+      if (condition === 'Current') o.message = r.last.message;
+    } else {
+      o.message =
+        r.status === 'Timeout'
+          ? `timed out after ${formatDuration(timeoutMs)} waiting for ${condition}: ${r.last.status}${r.last.message ? `: ${r.last.message}` : ''}`
+          : `${r.last.status}: ${r.last.message}`;
+      state.blocked.set(key, r.status === 'Failed' ? 'apply reconcile failed' : 'apply reconcile timeout');
+    }
+    state.emit({
+      type: 'wait',
+      group,
+      id: r.ref,
+      status: r.status,
+      message: r.status === 'Successful' ? undefined : o.message,
+    });
+  };
   for (const id of ids) {
     const key = idKey(id);
     const actuated = condition === 'Current' ? state.applied.has(key) : state.deleted.has(key);
@@ -33,13 +63,23 @@ export async function waitWave(
     }
     const applied = state.applied.get(key);
     const liveUid = state.live.get(key)?.metadata.uid;
-    targets.push({
+    const target: WaitTarget = {
       ref: { ...id, apiVersion: state.manifests.get(key)?.apiVersion },
       appliedGeneration: condition === 'Current' ? applied?.generation : undefined,
       uid: condition === 'Current' ? applied?.uid : liveUid,
       hasStatusSubresource: applied?.hasStatus,
       touchedByRun: applied?.touched,
-    });
+    };
+    // what the write itself answered settles it when that already meets the condition (a Role or a
+    // ConfigMap is Current as applied; a DELETE answered Success is gone): no watch for those
+    const known = condition === 'Current' ? applied?.object : state.gone.has(key) ? null : undefined;
+    const first = known === undefined ? undefined : observe(target, known, waitOptions, 0);
+    if (first && first.status === condition) {
+      state.emit({ type: 'status', id: target.ref, status: first.status, message: first.message });
+      onOutcome({ ref: target.ref, status: 'Successful', last: first });
+      continue;
+    }
+    targets.push(target);
   }
   if (targets.length === 0) return;
 
@@ -47,38 +87,12 @@ export async function waitWave(
   // objects on a feed this wave started were listed after the writes: only the others need a fresh GET
   const stale = await state.watcher.track(targets.map((t) => t.ref));
   await state.watcher.refresh(stale);
-  const timeoutMs = condition === 'Current' ? state.options.reconcileTimeoutMs : state.options.pruneTimeoutMs;
   await waitForObjects(state.watcher, targets, {
-    condition,
-    timeoutMs,
+    ...waitOptions,
     signal: state.signal,
-    status: { waitForJobs: state.options.waitForJobs },
-    controllerGraceMs: state.options.waitForControllerMs,
     onStatus: (ref, r) => state.emit({ type: 'status', id: ref, status: r.status, message: r.message }),
     onPending: (ref) => state.emit({ type: 'wait', group, id: ref, status: 'Pending' }),
-    onOutcome: (r) => {
-      const key = idKey(r.ref);
-      const o = outcomeFor(state, r.ref);
-      o.reconcile = r.status;
-      o.status = r.last.status;
-      if (r.status === 'Successful') {
-        o.readyAfterMs = Date.now() - state.startedAt;
-        if (condition === 'Current') o.message = r.last.message;
-      } else {
-        o.message =
-          r.status === 'Timeout'
-            ? `timed out after ${formatDuration(timeoutMs)} waiting for ${condition}: ${r.last.status}${r.last.message ? `: ${r.last.message}` : ''}`
-            : `${r.last.status}: ${r.last.message}`;
-        state.blocked.set(key, r.status === 'Failed' ? 'apply reconcile failed' : 'apply reconcile timeout');
-      }
-      state.emit({
-        type: 'wait',
-        group,
-        id: r.ref,
-        status: r.status,
-        message: r.status === 'Successful' ? undefined : o.message,
-      });
-    },
+    onOutcome,
     onProgress: (pending, elapsed) =>
       onProgress?.(
         `waiting ${formatDuration(elapsed)} for ${pending.length} object(s): ` +

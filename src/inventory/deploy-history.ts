@@ -31,29 +31,47 @@ const cmInfo = async (client: ClusterClient) => {
   return info;
 };
 
+/** A stored record and the ConfigMap that holds it. */
+export interface HistoryEntry {
+  record: DeployRecord;
+  name: string;
+  uid?: string;
+}
+
 /** Every record of this inventory, newest first. */
 export async function readHistory(client: ClusterClient, inv: InventoryRef): Promise<DeployRecord[]> {
+  return (await readHistoryEntries(client, inv)).map((e) => e.record);
+}
+
+/** Every record of this inventory with its ConfigMap's name and UID, newest first (one LIST). */
+export async function readHistoryEntries(client: ClusterClient, inv: InventoryRef): Promise<HistoryEntry[]> {
   const list = await client.list(await cmInfo(client), inv.namespace, {
     labelSelector: `${HistoryLabel}=${inv.name}`,
   });
-  return list.items
-    .map((cm) => {
-      try {
-        return JSON.parse(((cm.data ?? {}) as Record<string, string>).record ?? '') as DeployRecord;
-      } catch {
-        return undefined;
-      }
-    })
-    .filter((r): r is DeployRecord => !!r)
-    .sort((a, b) => b.startedAt.localeCompare(a.startedAt));
+  const entries: HistoryEntry[] = [];
+  for (const cm of list.items) {
+    try {
+      const record = JSON.parse(((cm.data ?? {}) as Record<string, string>).record ?? '') as DeployRecord;
+      if (record && typeof record.startedAt === 'string')
+        entries.push({ record, name: cm.metadata.name, uid: cm.metadata.uid });
+    } catch {
+      // not one of our records: left alone
+    }
+  }
+  return entries.sort((a, b) => b.record.startedAt.localeCompare(a.record.startedAt));
 }
 
-/** Stores a record and deletes the oldest ones beyond `keep`. */
+/**
+ * Stores a record and deletes the oldest ones beyond `keep`. With `previous` (what readHistoryEntries
+ * returned before the run) the old records are trimmed from it without listing again; a record another
+ * run added meanwhile is trimmed by the next run.
+ */
 export async function writeHistory(
   client: ClusterClient,
   inv: InventoryRef,
   record: DeployRecord,
   keep: number,
+  previous?: HistoryEntry[],
 ): Promise<void> {
   const cm: KubeObject = {
     apiVersion: 'v1',
@@ -68,16 +86,25 @@ export async function writeHistory(
   };
   delete (cm.metadata as { name?: string }).name;
   await client.create(cm);
+  const old = previous
+    ? previous.slice(Math.max(keep, 1) - 1).map((e) => ({ name: e.name, uid: e.uid }))
+    : await listOld(client, inv, keep);
+  await Promise.all(
+    old.map((o) =>
+      client.delete(
+        { apiVersion: 'v1', group: '', kind: 'ConfigMap', namespace: inv.namespace, name: o.name },
+        { uid: o.uid },
+      ),
+    ),
+  );
+}
+
+async function listOld(client: ClusterClient, inv: InventoryRef, keep: number) {
   const list = await client.list(await cmInfo(client), inv.namespace, {
     labelSelector: `${HistoryLabel}=${inv.name}`,
   });
   const byAge = [...list.items].sort((a, b) => recordTime(b).localeCompare(recordTime(a)));
-  for (const old of byAge.slice(Math.max(keep, 1))) {
-    await client.delete(
-      { apiVersion: 'v1', group: '', kind: 'ConfigMap', namespace: inv.namespace, name: old.metadata.name },
-      { uid: old.metadata.uid },
-    );
-  }
+  return byAge.slice(Math.max(keep, 1)).map((cm) => ({ name: cm.metadata.name, uid: cm.metadata.uid }));
 }
 
 function recordTime(cm: KubeObject): string {

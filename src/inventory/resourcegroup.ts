@@ -113,7 +113,7 @@ function statusFor(entries: InventoryEntry[], generation: number | undefined): R
 }
 
 /**
- * Creates or updates the ResourceGroup with these entries, then writes its status. Updates carry the
+ * Creates or updates the ResourceGroup with these entries, then writes its status (unless `status: false`). Updates carry the
  * resourceVersion that was read, so a concurrent writer makes this fail (409) instead of losing entries.
  */
 export async function writeResourceGroup(
@@ -121,6 +121,7 @@ export async function writeResourceGroup(
   inv: InventoryRef,
   entries: InventoryEntry[],
   current: KubeObject | undefined,
+  options: { status?: boolean } = {},
 ): Promise<KubeObject> {
   const desired = buildResourceGroup(inv, entries, current);
   let stored: KubeObject;
@@ -133,6 +134,7 @@ export async function writeResourceGroup(
     desired.metadata.resourceVersion = current.metadata.resourceVersion;
     stored = await client.replace(desired);
   }
+  if (options.status === false) return stored;
   const status = statusFor(entries, stored.metadata.generation);
   if (isDeepStrictEqual(stored.status, status)) return stored;
   return client.replaceStatus({ ...stored, status });

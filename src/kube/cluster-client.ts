@@ -49,7 +49,11 @@ export interface ClusterClient {
   replaceStatus(obj: KubeObject): Promise<KubeObject>;
   /** A JSON patch (RFC 6902) on one object. */
   jsonPatch(ref: ObjectRef, ops: unknown[], options?: { fieldManager?: string }): Promise<KubeObject>;
-  delete(ref: ObjectRef, options?: DeleteOptions): Promise<'deleted' | 'notfound'>;
+  /**
+   * `gone`: the server removed it with this request (it answered with a `Status` of Success); `pending`: the
+   * deletion started but the object is still there (finalizers, graceful deletion); `notfound`: it was not there.
+   */
+  delete(ref: ObjectRef, options?: DeleteOptions): Promise<'gone' | 'pending' | 'notfound'>;
   watch(
     info: ResourceInfo,
     namespace: string | undefined,
@@ -247,13 +251,17 @@ export function createClusterClient(http: HttpClient): ClusterClient {
         dryRun: options.dryRun ? ['All'] : undefined,
       };
       try {
-        await http.request('DELETE', resourcePath(info, ref.namespace, ref.name), {
-          body,
-          // with a UID precondition a repeated DELETE can never hit a newer object
-          idempotent: !!options.uid,
-          what: `delete ${label(info, ref.name)}`,
-        });
-        return 'deleted';
+        const res = await http.request<{ kind?: string; status?: unknown }>(
+          'DELETE',
+          resourcePath(info, ref.namespace, ref.name),
+          {
+            body,
+            // with a UID precondition a repeated DELETE can never hit a newer object
+            idempotent: !!options.uid,
+            what: `delete ${label(info, ref.name)}`,
+          },
+        );
+        return res?.kind === 'Status' && res.status === 'Success' && !options.dryRun ? 'gone' : 'pending';
       } catch (err) {
         if (isNotFound(err)) return 'notfound';
         throw err;

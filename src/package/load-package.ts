@@ -1,9 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Node } from 'yaml';
-import { isSeq } from 'yaml';
-import { Annotations } from '../common/constants.js';
-import { isRecord } from '../common/kube-object.js';
+import { isSeq, LineCounter } from 'yaml';
+import { Annotations, ResourceGroupKind } from '../common/constants.js';
+import { isRecord, type KubeObject } from '../common/kube-object.js';
+import { readFastYaml } from './fast-yaml.js';
 import {
   type InventoryInfo,
   isResourceGroup,
@@ -12,7 +13,7 @@ import {
 } from './inventory-info.js';
 import { type KptfileInfo, readKptfile } from './kptfile.js';
 import type { LoadedObject } from './loaded-object.js';
-import { shapeObject } from './object-shape.js';
+import { type ShapedObject, shapeObject } from './object-shape.js';
 import { type PackageError, sortPackageErrors } from './package-error.js';
 import { KptfileName, owningPackage, walkTree } from './package-tree.js';
 import { resolveInside } from './path-safety.js';
@@ -34,12 +35,47 @@ export interface LoadResult {
 export interface LoadOptions {
   /** Paths in sources and errors are relative to it, and nothing outside it is read. */
   repoRoot: string;
+  /**
+   * Read only what the inventory information can come from (the Kptfiles and files that mention a
+   * ResourceGroup); the objects are not loaded. Destroy needs no more.
+   */
+  inventoryOnly?: boolean;
 }
 
 /** kpt keeps an object annotated local-config only when the value is exactly "false". */
 export function isLocalConfig(annotations: Record<string, string> | undefined): boolean {
   const value = annotations?.[Annotations.LocalConfig];
   return value !== undefined && value !== 'false';
+}
+
+type Shaped = ShapedObject & { object: KubeObject };
+
+/**
+ * Every object of one file, checked (shape errors go to `errors`): read by the fast reader when it can
+ * read the whole file and every object in it is well-formed, else (and for every error's line) by the
+ * `yaml` package.
+ */
+function shapeFile(text: string, file: string, errors: PackageError[]): Shaped[] {
+  const fast = readFastYaml(text);
+  if (fast && !fast.some((d) => isRecord(d.value) && d.value.kind === 'List')) {
+    const lineCounter = new LineCounter();
+    const shaped = fast.map((d) =>
+      shapeObject(d.value, undefined, { file, text, lineCounter, line: d.line }),
+    );
+    if (shaped.every((x) => x.errors.length === 0 && x.object)) return shaped as Shaped[];
+  }
+  const parsed = parseYamlFile(text, file);
+  errors.push(...parsed.errors);
+  const out: Shaped[] = [];
+  for (const yaml of parsed.docs) {
+    if (yaml.doc.contents === null || yaml.doc.toJS() === null) continue; // empty document (`---` alone)
+    for (const { value, node } of objectsOf(yaml)) {
+      const shaped = shapeObject(value, node, yaml);
+      errors.push(...shaped.errors);
+      if (shaped.object) out.push(shaped as Shaped);
+    }
+  }
+  return out;
 }
 
 /** The objects of one document: itself, or the items of a `kind: List` (flattened as kpt's live.Flatten). */
@@ -110,18 +146,13 @@ export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadR
   for (const file of tree.yamlFiles) {
     const decoded = decodeUtf8(await readFile(file.abs), file.rel);
     if (decoded.error) {
-      result.errors.push(decoded.error);
+      if (!opts.inventoryOnly) result.errors.push(decoded.error);
       continue;
     }
-    const parsed = parseYamlFile(decoded.text ?? '', file.rel);
-    result.errors.push(...parsed.errors);
+    if (opts.inventoryOnly && !decoded.text?.includes(ResourceGroupKind)) continue;
     const pkg = owningPackage(tree.packages, file.rel) ?? safe.rel;
-    for (const yaml of parsed.docs) {
-      if (yaml.doc.contents === null || yaml.doc.toJS() === null) continue; // empty document (`---` alone)
-      for (const { value, node } of objectsOf(yaml)) {
-        const shaped = shapeObject(value, node, yaml);
-        result.errors.push(...shaped.errors);
-        if (!shaped.object) continue;
+    for (const shaped of shapeFile(decoded.text ?? '', file.rel, result.errors)) {
+      {
         const loaded: LoadedObject = { object: shaped.object, source: { file: file.rel, line: shaped.line } };
         if (isResourceGroup(shaped.object)) {
           if (pkg === safe.rel) resourceGroups.push(loaded);
@@ -135,7 +166,7 @@ export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadR
                 `${shaped.object.kind}/${shaped.object.metadata.name}`,
               ),
             );
-        } else if (!isLocalConfig(shaped.object.metadata.annotations)) {
+        } else if (!opts.inventoryOnly && !isLocalConfig(shaped.object.metadata.annotations)) {
           result.objects.push(loaded);
         }
       }

@@ -37,7 +37,11 @@ function pairFor(node: Node | undefined, key: string): Pair | undefined {
  * rules can still run on the object (the errors are fatal anyway). Objects without apiVersion, kind or
  * metadata.name have no identity and are dropped after their errors are recorded.
  */
-export function shapeObject(value: unknown, node: Node | undefined, yaml: YamlDoc): ShapedObject {
+export function shapeObject(
+  value: unknown,
+  node: Node | undefined,
+  yaml: Pick<YamlDoc, 'file' | 'text' | 'lineCounter' | 'line'>,
+): ShapedObject {
   const line = lineOfNode(yaml.lineCounter, node, yaml.line);
   const file = yaml.file;
   const errors: PackageError[] = [];

@@ -36,8 +36,11 @@ export interface PreviewRequest {
 export async function computePreview(req: PreviewRequest): Promise<PreviewDocument> {
   const started = Date.now();
   const haveRg = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
-  const cluster = haveRg ? await readClusterInventory(req.client, req.inventory) : undefined;
-  const input = await readRunInput(req.client, req.objects, req.inventory, cluster?.ids ?? [], {
+  // the inventory is read while the package's objects are
+  const clusterIds = haveRg
+    ? readClusterInventory(req.client, req.inventory).then((c) => c?.ids ?? [])
+    : [];
+  const input = await readRunInput(req.client, req.objects, req.inventory, clusterIds, {
     concurrency: req.options.concurrency,
     includePrune: req.options.prune,
   });

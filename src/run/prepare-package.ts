@@ -1,3 +1,4 @@
+import { Annotations } from '../common/constants.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import type { ResourceInfo } from '../kube/discovery.js';
@@ -25,9 +26,19 @@ export interface PreparedPackage {
 export async function preparePackage(
   client: ClusterClient,
   dir: string,
-  options: { repoRoot: string; defaultNamespace: string },
+  options: {
+    repoRoot: string;
+    defaultNamespace: string;
+    /**
+     * Destroy: only the inventory information is needed (the objects come from the cluster's inventory),
+     * so only files that can hold it are read, and a broken manifest does not stand in the way.
+     */
+    inventoryOnly?: boolean;
+    /** Called as soon as the inventory information is known, before the cluster checks (to start reads early). */
+    onInventory?: (inventory: InventoryInfo) => void;
+  },
 ): Promise<PreparedPackage> {
-  const loaded = await loadPackage(dir, { repoRoot: options.repoRoot });
+  const loaded = await loadPackage(dir, { repoRoot: options.repoRoot, inventoryOnly: options.inventoryOnly });
   const errors: PackageError[] = [...loaded.errors];
   if (!loaded.inventory && !errors.some((e) => /inventory/i.test(e.message))) {
     errors.push({
@@ -38,13 +49,19 @@ export async function preparePackage(
     });
   }
   if (errors.length > 0 || !loaded.inventory) throw new PackageFailure(errors);
+  options.onInventory?.(loaded.inventory);
+  if (options.inventoryOnly)
+    return { dir: loaded.dir, objects: [], inventory: loaded.inventory, notices: loaded.notices };
 
   const scope = await scopeLookupFor(client, loaded.objects);
   let extraIds: ObjectId[] = [];
-  try {
-    extraIds = (await readClusterInventory(client, loaded.inventory))?.ids ?? [];
-  } catch {
-    // no ResourceGroup CRD yet, or no permission to read it: nothing to prune, the apply will say more
+  // depends-on may name an object that is only in the inventory (about to be pruned): read it only then
+  if (loaded.objects.some((o) => o.object.metadata?.annotations?.[Annotations.DependsOn] !== undefined)) {
+    try {
+      extraIds = (await readClusterInventory(client, loaded.inventory))?.ids ?? [];
+    } catch {
+      // no ResourceGroup CRD yet, or no permission to read it: nothing to prune, the apply will say more
+    }
   }
   const validated = validatePackage(loaded, { scope, defaultNamespace: options.defaultNamespace, extraIds });
   if (validated.errors.length > 0) throw new PackageFailure(validated.errors);

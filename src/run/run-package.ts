@@ -4,7 +4,12 @@ import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { countOutcomes, exitCodeOf, type RunResult } from '../apply/run-result.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
-import { type DeployRecord, readHistory, writeHistory } from '../inventory/deploy-history.js';
+import {
+  type DeployRecord,
+  type HistoryEntry,
+  readHistoryEntries,
+  writeHistory,
+} from '../inventory/deploy-history.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
 import { shortName } from '../plan/object-id.js';
@@ -78,10 +83,17 @@ export async function runPackage(
       ? [client.resolveId({ group: 'kpt.dev', kind: ResourceGroupKind, namespace: '', name: '' })]
       : []),
   ]).catch(() => undefined);
+  // apply and destroy read the deploy history while the package is checked against the cluster
+  let historyRead: Promise<HistoryEntry[] | undefined> | undefined;
   try {
     const prepared = await preparePackage(client, dir, {
       repoRoot: o.repoRoot,
       defaultNamespace: o.defaultNamespace,
+      inventoryOnly: mode === 'destroy' || mode === 'status',
+      onInventory: (inv) => {
+        if (o.history && (mode === 'apply' || mode === 'destroy'))
+          historyRead = readHistoryEntries(client, inv).catch(() => undefined);
+      },
     });
     await warm;
     result.prepared = prepared;
@@ -119,7 +131,8 @@ export async function runPackage(
       return result;
     }
     const req = { client, inventory, options: o.options, emit, signal: o.signal, onProgress: o.onProgress };
-    const history = o.history ? await readHistory(client, inventory).catch(() => undefined) : undefined;
+    const entries = await historyRead;
+    const history = entries?.map((e) => e.record);
     if (o.history && !history)
       result.notices.push('deploy history could not be read (no permission on ConfigMaps?): not recorded');
     if (mode === 'apply' && o.history?.commit && !o.history.allowStale && history) {
@@ -127,18 +140,23 @@ export async function runPackage(
       if (stale) throw new Error(stale);
     }
     const startedAt = new Date().toISOString();
-    const run =
-      mode === 'apply' ? await runApply({ ...req, objects: prepared.objects }) : await runDestroy(req);
-    // a run refused before its first write (pre-flight, empty package, lock) changed nothing: no record
-    const changedNothing = run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
-    if (o.history && history && !changedNothing) {
+    // the record is written while the lock is released
+    const afterRun = async (run: RunResult) => {
+      // a run refused before its first write (pre-flight, empty package, lock) changed nothing: no record
+      const changedNothing = run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
+      if (!o.history || !history || changedNothing) return;
       await writeHistory(
         client,
         inventory,
         deployRecord(prepared.dir, mode, o.history, startedAt, run),
         o.history.keep,
+        entries,
       ).catch((err) => result.notices.push(`deploy history not recorded: ${(err as Error).message}`));
-    }
+    };
+    const run =
+      mode === 'apply'
+        ? await runApply({ ...req, objects: prepared.objects, afterRun })
+        : await runDestroy({ ...req, afterRun });
     result.run = run;
     result.outcome = run.outcome;
     result.error = run.error;

@@ -39,7 +39,9 @@ spec:
   replicas: 2
   selector: {matchLabels: {app: web}}
   template:
-    metadata: {labels: {app: web}}
+    # pods turn Ready 3 s late: the wait's watch stays open across the proxy's watch drops (0.5-3 s);
+    # the other objects are Current as applied and need no watch
+    metadata: {labels: {app: web}, annotations: {sim.kpt-live-action.dev/delay: "3s"}}
     spec: {containers: [{name: web, image: "${image}"}]}
 `;
 const service = `apiVersion: v1

@@ -1,0 +1,104 @@
+import jsyaml from 'js-yaml';
+
+/**
+ * A fast reader for plain manifest files, several times quicker than the `yaml` package on a cold
+ * process (300 Roles: ~25 ms instead of ~140 ms). It reads the same YAML 1.2 core schema as read-yaml.ts
+ * (`yes`/`on`/`1_000`/timestamps stay strings; `0o17` and `0x1F` are numbers) and gives each document's
+ * first content line as read-yaml.ts does. It only takes files it can read exactly like that: no
+ * directives, tags, anchors or aliases, no `...`, no content on a `---` line, documents that start with
+ * a mapping key at column 0. For anything else, and for any syntax error, it returns undefined and the
+ * caller reads the file with the `yaml` package, which also points at errors precisely.
+ */
+export interface FastDoc {
+  value: unknown;
+  /** 1-based line of the document's first content line. */
+  line: number;
+}
+
+const plainInt = /^[-+]?[0-9]+$/;
+const octInt = /^0o[0-7]+$/;
+const hexInt = /^0x[0-9a-fA-F]+$/;
+const floatNaN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const floatExp = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const floatPlain = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
+
+const core = jsyaml.FAILSAFE_SCHEMA.extend({
+  implicit: [
+    new jsyaml.Type('tag:yaml.org,2002:null', {
+      kind: 'scalar',
+      resolve: (s: string) => /^(?:~|[Nn]ull|NULL)?$/.test(s),
+      construct: () => null,
+    }),
+    new jsyaml.Type('tag:yaml.org,2002:bool', {
+      kind: 'scalar',
+      resolve: (s: string) => /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s),
+      construct: (s: string) => s[0] === 't' || s[0] === 'T',
+    }),
+    new jsyaml.Type('tag:yaml.org,2002:int', {
+      kind: 'scalar',
+      resolve: (s: string) => plainInt.test(s) || octInt.test(s) || hexInt.test(s),
+      construct: (s: string) =>
+        octInt.test(s)
+          ? parseInt(s.slice(2), 8)
+          : hexInt.test(s)
+            ? parseInt(s.slice(2), 16)
+            : parseInt(s, 10),
+    }),
+    new jsyaml.Type('tag:yaml.org,2002:float', {
+      kind: 'scalar',
+      resolve: (s: string) => floatNaN.test(s) || floatExp.test(s) || floatPlain.test(s),
+      construct: (s: string) =>
+        floatNaN.test(s)
+          ? s.slice(-3).toLowerCase() === 'nan'
+            ? Number.NaN
+            : s[0] === '-'
+              ? Number.NEGATIVE_INFINITY
+              : Number.POSITIVE_INFINITY
+          : parseFloat(s),
+    }),
+  ],
+});
+
+/** Syntax the fast reader leaves to the `yaml` package: directives, `...`, tags, anchors and aliases. */
+const unsupported = /^(?:%|\.\.\.(?:\s|$))|(?:^|[\s:,[{-])[!&*]/m;
+const marker = /^---(?:[ \t]*(?:#.*)?)?$/;
+
+/** The documents of `text`, or undefined when only the full reader can read it exactly. */
+export function readFastYaml(text: string): FastDoc[] | undefined {
+  if (unsupported.test(text) || text.includes('\t') || text.charCodeAt(0) === 0xfeff) return undefined;
+  const lines = text.split('\n');
+  const docs: FastDoc[] = [];
+  let start = 0;
+  for (let i = 0; i <= lines.length; i++) {
+    const atEnd = i === lines.length;
+    const line = atEnd ? '' : lines[i];
+    if (!atEnd && !line.startsWith('---')) continue;
+    if (!atEnd && !marker.test(line.replace(/\r$/, ''))) return undefined; // content on the `---` line
+    const doc = readChunk(lines, start, i);
+    if (doc === false) return undefined;
+    if (doc) docs.push(doc);
+    start = i + 1;
+  }
+  return docs;
+}
+
+/** One document between markers: undefined when empty, false when only the full reader may read it. */
+function readChunk(lines: string[], from: number, to: number): FastDoc | undefined | false {
+  let first = -1;
+  for (let i = from; i < to; i++) {
+    const l = lines[i].replace(/\r$/, '');
+    if (l.trim() === '' || l.trimStart().startsWith('#')) continue;
+    first = i;
+    break;
+  }
+  if (first === -1) return undefined;
+  if (!/^[A-Za-z0-9_"']/.test(lines[first])) return false;
+  let value: unknown;
+  try {
+    value = jsyaml.load(lines.slice(from, to).join('\n'), { schema: core });
+  } catch {
+    return false;
+  }
+  if (value === null || value === undefined) return undefined;
+  return { value, line: first + 1 };
+}

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runDestroy } from '../../src/apply/destroyer.js';
+import type { RunEvent } from '../../src/apply/events.js';
+import { defaultRunOptions } from '../../src/apply/run-options.js';
+import type { Connection } from '../../src/kube/connect.js';
+import { type AuditEvent, auditOffset, flushAudit } from '../support/audit-log.js';
+import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
+import { applyObjects, newInventory, objectsFromYaml, productClient } from '../support/engine.js';
+
+/**
+ * Issue 9's request budget, read from the API server's audit log: one request per object plus one per
+ * kind and namespace. Objects that are Current as applied (ConfigMaps) need no GET and no watch, and a
+ * DELETE the server answers with Success needs no wait.
+ */
+describe('requests per object', () => {
+  let conn: Connection;
+  let ns: string;
+  const api = adminClient();
+  const audit = controlPlane().auditLogPath;
+
+  beforeAll(async () => {
+    conn = await productClient();
+    ns = await createNamespace(api, 'budget');
+  });
+  afterAll(() => conn.client.close());
+
+  /** Our requests on ConfigMaps in the test namespace during `body`, counted by verb (dry-runs apart). */
+  async function configMapRequests(body: () => Promise<void>): Promise<Record<string, number>> {
+    const offset = auditOffset(audit);
+    await body();
+    const events = await flushAudit(api, audit, offset);
+    const ours = events.filter(
+      (e: AuditEvent) =>
+        e.userAgent?.startsWith('kpt-live-action') &&
+        e.objectRef?.namespace === ns &&
+        e.objectRef?.resource === 'configmaps',
+    );
+    const counts: Record<string, number> = {};
+    for (const e of ours) {
+      const verb = /[?&]dryRun=/.test(e.requestURI) ? `${e.verb} (dry-run)` : e.verb;
+      counts[verb] = (counts[verb] ?? 0) + 1;
+    }
+    return counts;
+  }
+
+  it('applies, re-applies and destroys 20 ConfigMaps with one request each (plus the pre-flight)', async () => {
+    const inv = newInventory(ns);
+    const yaml = Array.from(
+      { length: 20 },
+      (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: many-${i}}\ndata: {k: "${i}"}\n`,
+    ).join('---\n');
+    const events: RunEvent[] = [];
+
+    const first = await configMapRequests(async () => {
+      const r = await applyObjects(conn, objectsFromYaml(yaml, ns), inv);
+      expect(r.result.outcome, r.result.error).toBe('success');
+      events.push(...r.events);
+    });
+    // a pre-flight dry-run and an apply per object; one LIST of the kind (and one for a legacy
+    // ConfigMap inventory when the ResourceGroup kind is served but this inventory does not exist yet)
+    const { list, ...rest } = first;
+    expect(rest).toEqual({ 'patch (dry-run)': 20, patch: 20 });
+    expect(list).toBeGreaterThanOrEqual(1);
+    expect(list).toBeLessThanOrEqual(2);
+    const waits = events.filter((e) => e.type === 'wait' && e.status === 'Successful');
+    expect(waits).toHaveLength(20);
+
+    const noop = await configMapRequests(async () => {
+      const r = await applyObjects(conn, objectsFromYaml(yaml, ns), inv);
+      expect(r.result.outcome, r.result.error).toBe('success');
+      expect(r.result.objects.every((o) => o.action === 'unchanged')).toBe(true);
+    });
+    // the dry-run shows nothing would change: no second request, and still no GET or watch
+    expect(noop).toEqual({ 'patch (dry-run)': 20, list: 1 });
+
+    const gone = await configMapRequests(async () => {
+      const r = await runDestroy({
+        client: conn.client,
+        inventory: inv,
+        options: defaultRunOptions({ pruneTimeoutMs: 60_000 }),
+        emit: () => {},
+      });
+      expect(r.outcome, r.error).toBe('success');
+      expect(r.objects.filter((o) => o.action === 'deleted' && o.reconcile === 'Successful')).toHaveLength(
+        20,
+      );
+    });
+    expect(gone).toEqual({ delete: 20, list: 1 });
+    const left = await api.request<{ items: unknown[] }>(
+      'GET',
+      `/api/v1/namespaces/${ns}/configmaps?labelSelector=`,
+    );
+    expect(left.body.items.filter((i) => JSON.stringify(i).includes('many-'))).toEqual([]);
+  });
+
+  it('still watches what is not Current as applied (a new Deployment)', async () => {
+    const inv = newInventory(ns);
+    const yaml = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec: {containers: [{name: web, image: example/web:1}]}
+`;
+    const offset = auditOffset(audit);
+    const r = await applyObjects(conn, objectsFromYaml(yaml, ns), inv);
+    expect(r.result.outcome, r.result.error).toBe('success');
+    const events = await flushAudit(api, audit, offset);
+    const watches = events.filter(
+      (e) =>
+        e.userAgent?.startsWith('kpt-live-action') &&
+        e.verb === 'watch' &&
+        e.objectRef?.resource === 'deployments' &&
+        e.objectRef?.namespace === ns,
+    );
+    expect(watches.length).toBeGreaterThan(0);
+    expect(r.result.objects[0]?.reconcile).toBe('Successful');
+  });
+});
