@@ -38,7 +38,14 @@ function blockChecks(ms: Measurement[], n: number, rtt: number): Check[] {
   ratio('destroy', 'kpt', 10, 'destroy vs `kpt live destroy`');
   ratio('first-apply', 'kubectl', 5, 'first apply vs `kubectl apply --server-side`');
   ratio('noop-apply', 'kubectl', 5, 'no-op re-apply vs `kubectl apply --server-side`');
-  const scenarios = ['preview-first', 'first-apply', 'preview-noop', 'noop-apply', 'changed-apply', 'destroy'];
+  const scenarios = [
+    'preview-first',
+    'first-apply',
+    'preview-noop',
+    'noop-apply',
+    'changed-apply',
+    'destroy',
+  ];
   for (const [tool, suffix] of [
     ['ours', ''],
     ['ours-nopf', ' (`preflight: false`)'],

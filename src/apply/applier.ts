@@ -50,7 +50,12 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
   const startedAt = Date.now();
   let lock: InventoryLock | undefined;
   let state: RunState | undefined;
-  const result = await applyLocked(req, startedAt, (l) => (lock = l), (s) => (state = s));
+  const result = await applyLocked(
+    req,
+    startedAt,
+    (l) => (lock = l),
+    (s) => (state = s),
+  );
   state?.watcher?.stop();
   await Promise.all([lock?.release(), req.afterRun?.(result)]);
   return result;

@@ -22,7 +22,12 @@ export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
   const startedAt = Date.now();
   let lock: InventoryLock | undefined;
   let state: RunState | undefined;
-  const result = await destroyLocked(req, startedAt, (l) => (lock = l), (s) => (state = s));
+  const result = await destroyLocked(
+    req,
+    startedAt,
+    (l) => (lock = l),
+    (s) => (state = s),
+  );
   state?.watcher?.stop();
   await Promise.all([lock?.release(), req.afterRun?.(result)]);
   return result;

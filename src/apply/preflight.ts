@@ -72,7 +72,8 @@ export async function preflight(state: RunState): Promise<PreflightRejection[]> 
           force: state.options.forceConflicts,
           dryRun: true,
         });
-        if (live && isNoOpApply(live, object, state.options.fieldManager)) state.preflightUnchanged.set(key, object);
+        if (live && isNoOpApply(live, object, state.options.fieldManager))
+          state.preflightUnchanged.set(key, object);
         return undefined;
       } catch (err) {
         if (live && strategy === 'fallback-on-replace' && immutableFields(err)) return undefined;

@@ -37,9 +37,7 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
   const started = Date.now();
   const haveRg = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
   // the inventory is read while the package's objects are
-  const clusterIds = haveRg
-    ? readClusterInventory(req.client, req.inventory).then((c) => c?.ids ?? [])
-    : [];
+  const clusterIds = haveRg ? readClusterInventory(req.client, req.inventory).then((c) => c?.ids ?? []) : [];
   const input = await readRunInput(req.client, req.objects, req.inventory, clusterIds, {
     concurrency: req.options.concurrency,
     includePrune: req.options.prune,

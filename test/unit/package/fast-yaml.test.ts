@@ -116,7 +116,8 @@ describe('readFastYaml', () => {
     for (const s of scalars) {
       const text = `k: ${s}\n`;
       const fast = readFastYaml(text);
-      if (!fast) declined++; // js-yaml reads a lone `-` as a sequence entry: the full reader takes it
+      if (!fast)
+        declined++; // js-yaml reads a lone `-` as a sequence entry: the full reader takes it
       else expect(fast, JSON.stringify(s)).toEqual(slow(text));
     }
     expect(declined).toBeLessThanOrEqual(1);
