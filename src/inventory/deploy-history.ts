@@ -85,18 +85,25 @@ export async function writeHistory(
     data: { record: JSON.stringify(record) },
   };
   delete (cm.metadata as { name?: string }).name;
-  await client.create(cm);
-  const old = previous
-    ? previous.slice(Math.max(keep, 1) - 1).map((e) => ({ name: e.name, uid: e.uid }))
-    : await listOld(client, inv, keep);
-  await Promise.all(
-    old.map((o) =>
-      client.delete(
-        { apiVersion: 'v1', group: '', kind: 'ConfigMap', namespace: inv.namespace, name: o.name },
-        { uid: o.uid },
+  const trim = (old: { name: string; uid?: string }[]) =>
+    Promise.all(
+      old.map((o) =>
+        client.delete(
+          { apiVersion: 'v1', group: '', kind: 'ConfigMap', namespace: inv.namespace, name: o.name },
+          { uid: o.uid },
+        ),
       ),
-    ),
-  );
+    );
+  if (previous) {
+    // the oldest records known before the run go while the new one is stored
+    await Promise.all([
+      client.create(cm),
+      trim(previous.slice(Math.max(keep, 1) - 1).map((e) => ({ name: e.name, uid: e.uid }))),
+    ]);
+    return;
+  }
+  await client.create(cm);
+  await trim(await listOld(client, inv, keep));
 }
 
 async function listOld(client: ClusterClient, inv: InventoryRef, keep: number) {
