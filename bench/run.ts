@@ -2,7 +2,7 @@
  * The benchmarks, side by side on one local control plane: this project vs kpt and kubectl.
  *
  *   node --import tsx bench/run.ts <scenario...> | --all  [--n 100,300,1000] [--latency 0,10,30] [--runs 5]
- *     [--kpt-runs R] [--kubectl-runs R] [--tools ours,ours-tsx,kpt,kpt-ssa,kubectl,kubectl-prune]
+ *     [--kpt-runs R] [--kubectl-runs R] [--tools ours,ours-nopf,ours-tsx,kpt,kpt-ssa,kubectl,kubectl-prune]
  *     [--kind roles|mixed]
  *     [--exit-n 100] [--concurrency C] [--out bench/results/NAME.md]
  *
@@ -36,7 +36,7 @@ const { values, positionals } = parseArgs({
     runs: { type: 'string', default: '5' },
     'kpt-runs': { type: 'string' },
     'kubectl-runs': { type: 'string' },
-    tools: { type: 'string', default: 'ours,ours-tsx,kpt,kpt-ssa,kubectl,kubectl-prune' },
+    tools: { type: 'string', default: 'ours,ours-nopf,kpt,kpt-ssa,kubectl,kubectl-prune' },
     kind: { type: 'string', default: 'roles' },
     'exit-n': { type: 'string', default: '100' },
     concurrency: { type: 'string' },

@@ -2,7 +2,7 @@ import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.
 import type { KubeObject } from '../common/kube-object.js';
 import { deleteConfigMapInventory } from '../inventory/configmap-inventory.js';
 import { ensureResourceGroupCrd } from '../inventory/install-crd.js';
-import { acquireInventoryLock, type InventoryLock } from '../inventory/inventory-lock.js';
+import { acquireInventoryLock } from '../inventory/inventory-lock.js';
 import type { ClusterInventory, InventoryEntry, InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import { writeResourceGroup } from '../inventory/resourcegroup.js';
@@ -15,6 +15,7 @@ import { withOwningInventory } from './apply-object.js';
 import { applyWave } from './apply-wave.js';
 import type { GroupAction, RunEventSink } from './events.js';
 import { group } from './group.js';
+import { type RunHold, runHoldingLock } from './locked-run.js';
 import { formatRejections, preflight } from './preflight.js';
 import { pruneWave } from './prune-wave.js';
 import { readRunInput } from './run-input.js';
@@ -48,25 +49,10 @@ export class FatalRunError extends Error {}
  */
 export async function runApply(req: ApplyRequest): Promise<RunResult> {
   const startedAt = Date.now();
-  let lock: InventoryLock | undefined;
-  let state: RunState | undefined;
-  const result = await applyLocked(
-    req,
-    startedAt,
-    (l) => (lock = l),
-    (s) => (state = s),
-  );
-  state?.watcher?.stop();
-  await Promise.all([lock?.release(), req.afterRun?.(result)]);
-  return result;
+  return runHoldingLock(req.afterRun, (hold) => applyLocked(req, startedAt, hold));
 }
 
-async function applyLocked(
-  req: ApplyRequest,
-  startedAt: number,
-  locked: (lock: InventoryLock) => void,
-  prepared: (state: RunState) => void,
-): Promise<RunResult> {
+async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold): Promise<RunResult> {
   let state: RunState | undefined;
   try {
     const takeLock = () =>
@@ -77,7 +63,7 @@ async function applyLocked(
           req.onProgress?.(`waiting for another run of this package to finish (lock held by ${holder})`),
       });
     // the inventory namespace nearly always exists: look at it only when the lock's Lease cannot be created
-    locked(
+    hold.locked(
       await takeLock().catch(async (err: unknown) => {
         if (!(err instanceof KubeApiError && err.code === 404)) throw err;
         await ensureInventoryNamespace(req);
@@ -88,7 +74,7 @@ async function applyLocked(
     const rgServed = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
     const clusterRead = rgServed ? readClusterInventory(req.client, req.inventory) : undefined;
     state = await prepareState(req, clusterRead, startedAt);
-    prepared(state);
+    hold.prepared(state);
     const cluster = await clusterRead;
     const s = state;
 

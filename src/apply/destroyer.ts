@@ -1,5 +1,5 @@
 import { deleteConfigMapInventory } from '../inventory/configmap-inventory.js';
-import { acquireInventoryLock, type InventoryLock } from '../inventory/inventory-lock.js';
+import { acquireInventoryLock } from '../inventory/inventory-lock.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import { deleteResourceGroup, writeResourceGroup } from '../inventory/resourcegroup.js';
 import { idKey, type ObjectId } from '../plan/object-id.js';
@@ -7,6 +7,7 @@ import { buildPlan } from '../plan/plan.js';
 import type { ApplyRequest } from './applier.js';
 import { group } from './group.js';
 import { readLiveSnapshot } from './live-snapshot.js';
+import { type RunHold, runHoldingLock } from './locked-run.js';
 import { pruneWave } from './prune-wave.js';
 import { fatalResult, finishedResult, isFailedOutcome, type RunResult } from './run-result.js';
 import { finalInventory, newRunState, type RunState } from './run-state.js';
@@ -20,28 +21,13 @@ export type DestroyRequest = Omit<ApplyRequest, 'objects'>;
  */
 export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
   const startedAt = Date.now();
-  let lock: InventoryLock | undefined;
-  let state: RunState | undefined;
-  const result = await destroyLocked(
-    req,
-    startedAt,
-    (l) => (lock = l),
-    (s) => (state = s),
-  );
-  state?.watcher?.stop();
-  await Promise.all([lock?.release(), req.afterRun?.(result)]);
-  return result;
+  return runHoldingLock(req.afterRun, (hold) => destroyLocked(req, startedAt, hold));
 }
 
-async function destroyLocked(
-  req: DestroyRequest,
-  startedAt: number,
-  locked: (lock: InventoryLock) => void,
-  prepared: (state: RunState) => void,
-): Promise<RunResult> {
+async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHold): Promise<RunResult> {
   let state: RunState | undefined;
   try {
-    locked(
+    hold.locked(
       await acquireInventoryLock(req.client, req.inventory, {
         timeoutMs: req.options.lockTimeoutMs,
         leaseSeconds: req.options.lockLeaseSeconds,
@@ -69,7 +55,7 @@ async function destroyLocked(
       startedAt,
     );
     state = s;
-    prepared(s);
+    hold.prepared(s);
     req.emit({
       type: 'init',
       groups: plan.pruneWaves.flatMap((w, i) => [
