@@ -34,7 +34,7 @@ const result = await runPackage(client, path.basename(dir), mode, {
   defaultNamespace: values.namespace,
   options: defaultRunOptions({
     ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
-    ...(values['no-preflight'] ? { preflight: false } : {}),
+    ...(values['no-preflight'] ? { preflight: 'off' as const } : {}),
   }),
   // deploy history as the action records it (no commit: the bench package is not in a git repository)
   history: { trigger: 'bench', keep: 20, allowStale: true },

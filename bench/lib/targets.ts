@@ -48,7 +48,7 @@ function blockChecks(ms: Measurement[], n: number, rtt: number): Check[] {
   ];
   for (const [tool, suffix] of [
     ['ours', ''],
-    ['ours-nopf', ' (`preflight: false`)'],
+    ['ours-nopf', ' (`preflight: off`)'],
   ] as const) {
     for (const scenario of scenarios) {
       const rows = ms.filter(

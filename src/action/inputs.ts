@@ -1,5 +1,10 @@
 import * as core from '@actions/core';
-import { defaultRunOptions, type RunOptions } from '../apply/run-options.js';
+import {
+  defaultRunOptions,
+  type PreflightMode,
+  PreflightModes,
+  type RunOptions,
+} from '../apply/run-options.js';
 import { UpdateStrategies, type UpdateStrategy } from '../apply/update-strategy.js';
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
@@ -32,6 +37,14 @@ function bool(name: string, fallback: boolean): boolean {
   if (['true', 'True', 'TRUE'].includes(v)) return true;
   if (['false', 'False', 'FALSE'].includes(v)) return false;
   throw new Error(`Invalid input '${name}': "${v}" (accepted: true, false)`);
+}
+
+/** `auto` (default), `all`, `off`; `true`/`false` as before the modes: every object / none. */
+function preflightMode(v: string): PreflightMode {
+  if (v === '') return 'auto';
+  if (['true', 'True', 'TRUE'].includes(v)) return 'all';
+  if (['false', 'False', 'FALSE'].includes(v)) return 'off';
+  return oneOf('preflight', v, PreflightModes);
 }
 
 function duration(name: string, fallback: string): number {
@@ -81,7 +94,7 @@ export function parseInputs(): ActionInputs {
     waitForControllerMs,
     allowEmptyPrune: bool('allow-empty-prune', false),
     exitEarly: bool('exit-early', false),
-    preflight: bool('preflight', true),
+    preflight: preflightMode(core.getInput('preflight').trim()),
     defaultUpdateStrategy: oneOf<UpdateStrategy>(
       'apply-default-update-strategy',
       core.getInput('apply-default-update-strategy').trim(),

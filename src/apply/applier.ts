@@ -87,7 +87,7 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
           'what you want, or use destroy',
       );
     }
-    const rejections = req.options.preflight ? await preflight(s) : [];
+    const rejections = req.options.preflight === 'off' ? [] : await preflight(s);
     if (rejections.length > 0) throw new FatalRunError(formatRejections(s, rejections));
 
     if (!rgServed) await ensureResourceGroupCrd(req.client, { install: req.options.installResourceGroup });

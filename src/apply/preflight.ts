@@ -31,14 +31,30 @@ export interface PreflightRejection {
 }
 
 /**
- * Before the first write: a server-side dry-run of every object the server can judge now (not those
- * whose Namespace or CRD this package creates: they are checked when their wave comes). Any rejection
- * stops the run with nothing changed.
+ * What the pre-flight dry-runs: every object the server can judge now (not those whose Namespace or CRD
+ * this package creates: they are checked when their wave comes); under `auto`, of the first wave's new
+ * objects only the first of each kind and namespace.
+ */
+export function preflightIds(state: RunState): ObjectId[] {
+  const firstWave = new Set((state.plan.applyWaves[0] ?? []).map(idKey));
+  const sampled = new Set<string>();
+  return state.plan.applyWaves.flat().filter((id) => {
+    if (missingPrerequisite(state, id) || applySkipReason(state, id)) return false;
+    const key = idKey(id);
+    if (state.options.preflight !== 'auto' || !firstWave.has(key) || state.live.get(key)) return true;
+    const kindNs = `${id.group}/${id.kind}/${id.namespace}`;
+    if (sampled.has(kindNs)) return false;
+    sampled.add(kindNs);
+    return true;
+  });
+}
+
+/**
+ * Before the first write: a server-side dry-run of preflightIds. Any rejection stops the run with nothing
+ * changed.
  */
 export async function preflight(state: RunState): Promise<PreflightRejection[]> {
-  const ids = state.plan.applyWaves
-    .flat()
-    .filter((id) => !missingPrerequisite(state, id) && !applySkipReason(state, id));
+  const ids = preflightIds(state);
   const rejections: PreflightRejection[] = [];
   await runOrdered(
     ids,

@@ -27,13 +27,21 @@ export interface RunOptions {
   /** Stop after the first failed wave instead of applying independent waves (kapp's exit-early-on-apply-error). */
   exitEarly: boolean;
   /**
-   * Server-side dry-run every object before the first write, so a rejected object changes nothing (on by
-   * default). Off saves one request per object, at the cost of kpt's behaviour: earlier waves stay applied.
+   * Server-side dry-runs before the first write, so a rejected object stops the run with nothing changed.
+   * `all`: every object. `auto` (default): every object that exists (its dry-run also tells an unchanged
+   * object, which then needs no write) and every object of the later waves, but only one new object per
+   * kind and namespace of the first wave (permissions, namespace, admission): the rest of the first wave's
+   * new objects are judged by their own write, as kpt and kubectl do, saving one request each; one rejected
+   * there fails (exit 3, file and line) after its valid siblings were applied, and nothing that depends on it
+   * is. `off`: none (kpt: a rejection in a later wave leaves earlier waves applied).
    */
-  preflight: boolean;
+  preflight: PreflightMode;
   /** kapp's --apply-default-update-strategy: for objects without a `kapp.k14s.io/update-strategy` annotation. */
   defaultUpdateStrategy: UpdateStrategy;
 }
+
+export const PreflightModes = ['auto', 'all', 'off'] as const;
+export type PreflightMode = (typeof PreflightModes)[number];
 
 export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptions {
   return {
@@ -54,7 +62,7 @@ export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptio
     lockLeaseSeconds: 30,
     exitEarly: false,
     defaultUpdateStrategy: '',
-    preflight: true,
+    preflight: 'auto',
     ...overrides,
   };
 }

@@ -28,6 +28,7 @@ export interface RunFlags {
   showStatusEvents?: boolean;
   exitEarly?: boolean;
   preflight?: boolean;
+  preflightAll?: boolean;
   applyDefaultUpdateStrategy?: UpdateStrategy;
   allowStale?: boolean;
   historyLimit?: number;
@@ -133,7 +134,11 @@ export function addApplyFlags(cmd: Command): Command {
     .option('--no-install-resource-group', 'fail instead of installing the ResourceGroup CRD')
     .option(
       '--no-preflight',
-      'skip the server-side dry-run of every object before the first write (one request per object less)',
+      'no server-side dry-run before the first write (kpt: a rejection in a later wave leaves earlier waves applied)',
+    )
+    .option(
+      '--preflight-all',
+      "dry-run every object before the first write, the first wave's new ones too (one request more each)",
     )
     .option('--exit-early', "stop at the first wave with a failure (kapp's exit-early-on-apply-error)")
     .addOption(
@@ -206,7 +211,7 @@ export function runOptionsFrom(flags: RunFlags): RunOptions {
     allowEmptyPrune: flags.allowEmptyPrune ?? o.allowEmptyPrune,
     installResourceGroup: flags.installResourceGroup ?? o.installResourceGroup,
     exitEarly: flags.exitEarly ?? o.exitEarly,
-    preflight: flags.preflight ?? o.preflight,
+    preflight: flags.preflight === false ? 'off' : flags.preflightAll ? 'all' : o.preflight,
     defaultUpdateStrategy: flags.applyDefaultUpdateStrategy ?? o.defaultUpdateStrategy,
   };
 }

@@ -75,13 +75,70 @@ spec:
     spec: {containers: [{name: x, image: x}]}
 `,
     });
-    const { result, events } = await runPkg(conn, pkg, 'apply', { preflight: false }, ns);
+    const { result, events } = await runPkg(conn, pkg, 'apply', { preflight: 'off' }, ns);
     expect(result.exitCode).toBe(3);
     expect(actions(events)).toEqual([
       'apply ConfigMap/nopreflight-first Successful created',
       'apply Deployment/nopreflight-bad Failed',
     ]);
     expect((await getCm('nopreflight-first')).status).toBe(200);
+  });
+
+  const deployment = (name: string, replicas: string, dependsOn?: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+${dependsOn ? `  annotations: {config.kubernetes.io/depends-on: ${dependsOn}}\n` : ''}spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec: {containers: [{name: x, image: x}]}
+`;
+  const firstWavePackage = (prefix: string) =>
+    inlinePackage(ns, {
+      'cm.yaml': cm(`${prefix}-cm`),
+      // plan order within the wave is by kind, then name: -a is the Deployment the pre-flight samples
+      'a.yaml': deployment(`${prefix}-a`, '1'),
+      'b.yaml': deployment(`${prefix}-b`, '"three"'),
+      'after.yaml': cm(`${prefix}-after`, {
+        'config.kubernetes.io/depends-on': `apps/namespaces/${ns}/Deployment/${prefix}-b`,
+      }),
+    });
+
+  it('preflight auto: a new first-wave object the server rejects fails by its own write, naming file and line', async () => {
+    const pkg = firstWavePackage('auto');
+    const { result, events } = await runPkg(conn, pkg, 'apply', {}, ns);
+    expect(result.exitCode).toBe(3);
+    expect(actions(events)).toEqual([
+      'apply ConfigMap/auto-cm Successful created',
+      'apply Deployment/auto-a Successful created',
+      'apply Deployment/auto-b Failed',
+      'apply ConfigMap/auto-after Skipped',
+    ]);
+    const failed = result.run?.objects.find((o) => o.id.name === 'auto-b');
+    expect(failed?.message).toMatch(/replicas/);
+    expect(failed?.source).toEqual({ file: 'pkg/b.yaml', line: 1 });
+    // what depends on it is not applied; its valid siblings are, and are in the inventory
+    expect((await getCm('auto-after')).status).toBe(404);
+    expect((await getCm('auto-cm')).status).toBe(200);
+    const rg = await api.request<Obj>(
+      'GET',
+      `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${pkg.inventory.name}`,
+    );
+    expect(rg.body.spec.resources.map((r: Obj) => r.name).sort()).toEqual(['auto-a', 'auto-cm']);
+  });
+
+  it('preflight all: the same package changes nothing', async () => {
+    const pkg = firstWavePackage('all');
+    const { result, events } = await runPkg(conn, pkg, 'apply', { preflight: 'all' }, ns);
+    expect(result.exitCode).toBe(1);
+    expect(result.error).toMatch(
+      /pre-flight server-side dry-run rejected 1 object\(s\); nothing was changed/,
+    );
+    expect(result.error).toMatch(/pkg\/b.yaml:1: Deployment\/all-b/);
+    expect(actions(events)).toEqual([]);
+    expect((await getCm('all-cm')).status).toBe(404);
   });
 
   it('never prunes what it must keep: keep/detach annotations, another inventory, a namespace in use', async () => {

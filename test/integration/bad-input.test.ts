@@ -326,7 +326,9 @@ describe('bad input is refused before anything changes', () => {
         const r = await runPackage(conn.client, 'app', 'apply', {
           repoRoot: repo,
           defaultNamespace: ns,
-          options: defaultRunOptions({ reconcileTimeoutMs: 30_000 }),
+          // the full guarantee (nothing reaches the cluster) is `preflight: all`; under `auto` a new
+          // first-wave object the server rejects is judged by its own write (apply-safety.test.ts)
+          options: defaultRunOptions({ reconcileTimeoutMs: 30_000, preflight: 'all' }),
         });
         const text = messageOf(r);
         if (process.env.KPT_LIVE_SHOW_MESSAGES) console.info(`${label}: ${text.slice(0, 400)}`);
