@@ -31,6 +31,22 @@ describe('parseInputs', () => {
     expect(i.historyLimit).toBe(20);
   });
 
+  it('reads the pre-flight mode: auto by default, all/off, and true/false as all/off', () => {
+    expect(parseInputs().run.preflight).toBe('auto');
+    for (const [given, mode] of [
+      ['all', 'all'],
+      ['off', 'off'],
+      ['auto', 'auto'],
+      ['true', 'all'],
+      ['false', 'off'],
+    ]) {
+      withInputs({ preflight: given });
+      expect(parseInputs().run.preflight, given).toBe(mode);
+    }
+    withInputs({ preflight: 'some' });
+    expect(() => parseInputs()).toThrow(/Invalid input 'preflight': "some" \(accepted: auto, all, off\)/);
+  });
+
   it('reads every setting', () => {
     withInputs({
       mode: 'apply',

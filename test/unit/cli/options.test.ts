@@ -80,6 +80,12 @@ describe('runOptionsFrom', () => {
     });
   });
 
+  it('maps the pre-flight flags to modes', () => {
+    expect(runOptionsFrom({ output: 'events' }).preflight).toBe('auto');
+    expect(runOptionsFrom({ output: 'events', preflight: false }).preflight).toBe('off');
+    expect(runOptionsFrom({ output: 'events', preflightAll: true }).preflight).toBe('all');
+  });
+
   it('maps every flag, and the destroy aliases win over the prune names', () => {
     const o = runOptionsFrom({
       output: 'events',
