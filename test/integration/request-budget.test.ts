@@ -43,7 +43,7 @@ describe('requests per object', () => {
     return counts;
   }
 
-  it('applies, re-applies and destroys 20 ConfigMaps with one request each (plus the pre-flight)', async () => {
+  it('applies, re-applies and destroys 20 ConfigMaps with one request each', async () => {
     const inv = newInventory(ns);
     const yaml = Array.from(
       { length: 20 },
@@ -56,10 +56,11 @@ describe('requests per object', () => {
       expect(r.result.outcome, r.result.error).toBe('success');
       events.push(...r.events);
     });
-    // a pre-flight dry-run and an apply per object; one LIST of the kind (and one for a legacy
-    // ConfigMap inventory when the ResourceGroup kind is served but this inventory does not exist yet)
+    // an apply per object, one pre-flight dry-run for the kind and namespace (preflight: auto); one LIST
+    // of the kind (and one for a legacy ConfigMap inventory when the ResourceGroup kind is served but this
+    // inventory does not exist yet)
     const { list, ...rest } = first;
-    expect(rest).toEqual({ 'patch (dry-run)': 20, patch: 20 });
+    expect(rest).toEqual({ 'patch (dry-run)': 1, patch: 20 });
     expect(list).toBeGreaterThanOrEqual(1);
     expect(list).toBeLessThanOrEqual(2);
     const waits = events.filter((e) => e.type === 'wait' && e.status === 'Successful');
