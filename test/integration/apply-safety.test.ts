@@ -16,6 +16,18 @@ metadata:
 data: {k: v}
 ${extra}`;
 
+const deployment = (name: string, replicas: string, dependsOn?: string) => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+${dependsOn ? `  annotations: {config.kubernetes.io/depends-on: ${dependsOn}}\n` : ''}spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec: {containers: [{name: x, image: x}]}
+`;
+
 describe('apply safety', () => {
   let conn: Connection;
   const api = adminClient();
@@ -31,18 +43,7 @@ describe('apply safety', () => {
   it('changes nothing when the pre-flight dry-run rejects an object in the last wave', async () => {
     const pkg = inlinePackage(ns, {
       'first.yaml': cm('preflight-first'),
-      'last.yaml': `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: preflight-bad
-  annotations: {config.kubernetes.io/depends-on: /namespaces/${ns}/ConfigMap/preflight-first}
-spec:
-  replicas: "three"
-  selector: {matchLabels: {app: x}}
-  template:
-    metadata: {labels: {app: x}}
-    spec: {containers: [{name: x, image: x}]}
-`,
+      'last.yaml': deployment('preflight-bad', '"three"', `/namespaces/${ns}/ConfigMap/preflight-first`),
     });
     const { result, events } = await runPkg(conn, pkg, 'apply', {}, ns);
     expect(result.exitCode).toBe(1);
@@ -62,18 +63,7 @@ spec:
   it('with preflight off, behaves as kpt: earlier waves stay applied and the bad object fails', async () => {
     const pkg = inlinePackage(ns, {
       'first.yaml': cm('nopreflight-first'),
-      'last.yaml': `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: nopreflight-bad
-  annotations: {config.kubernetes.io/depends-on: /namespaces/${ns}/ConfigMap/nopreflight-first}
-spec:
-  replicas: "three"
-  selector: {matchLabels: {app: x}}
-  template:
-    metadata: {labels: {app: x}}
-    spec: {containers: [{name: x, image: x}]}
-`,
+      'last.yaml': deployment('nopreflight-bad', '"three"', `/namespaces/${ns}/ConfigMap/nopreflight-first`),
     });
     const { result, events } = await runPkg(conn, pkg, 'apply', { preflight: 'off' }, ns);
     expect(result.exitCode).toBe(3);
@@ -84,17 +74,6 @@ spec:
     expect((await getCm('nopreflight-first')).status).toBe(200);
   });
 
-  const deployment = (name: string, replicas: string, dependsOn?: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-${dependsOn ? `  annotations: {config.kubernetes.io/depends-on: ${dependsOn}}\n` : ''}spec:
-  replicas: ${replicas}
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata: {labels: {app: ${name}}}
-    spec: {containers: [{name: x, image: x}]}
-`;
   const firstWavePackage = (prefix: string) =>
     inlinePackage(ns, {
       'cm.yaml': cm(`${prefix}-cm`),
