@@ -62,11 +62,11 @@ export class LiveReader {
       g.refs.push(ref);
     }
     const threshold = options.listThreshold ?? 3;
+    const getOne = async (ref: ObjectRef) => void snapshot.set(idKey(ref), (await client.get(ref)) ?? null);
     const tasks: (() => Promise<void>)[] = [];
     for (const [key, g] of groups) {
       if (g.refs.length < threshold) {
-        for (const ref of g.refs)
-          tasks.push(async () => void snapshot.set(idKey(ref), (await client.get(ref)) ?? null));
+        for (const ref of g.refs) tasks.push(() => getOne(ref));
         continue;
       }
       tasks.push(async () => {
@@ -89,9 +89,7 @@ export class LiveReader {
           for (const ref of g.refs) snapshot.set(idKey(ref), found.get(idKey(ref)) ?? null);
         } catch (err) {
           if (!(err instanceof KubeApiError && err.forbidden)) throw err;
-          await Promise.all(
-            g.refs.map(async (ref) => snapshot.set(idKey(ref), (await client.get(ref)) ?? null)),
-          );
+          await Promise.all(g.refs.map(getOne));
         }
       });
     }

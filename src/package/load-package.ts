@@ -152,23 +152,21 @@ export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadR
     if (opts.inventoryOnly && !decoded.text?.includes(ResourceGroupKind)) continue;
     const pkg = owningPackage(tree.packages, file.rel) ?? safe.rel;
     for (const shaped of shapeFile(decoded.text ?? '', file.rel, result.errors)) {
-      {
-        const loaded: LoadedObject = { object: shaped.object, source: { file: file.rel, line: shaped.line } };
-        if (isResourceGroup(shaped.object)) {
-          if (pkg === safe.rel) resourceGroups.push(loaded);
-          else
-            result.errors.push(
-              nestedInventoryError(
-                pkg,
-                safe.rel,
-                file.rel,
-                shaped.line,
-                `${shaped.object.kind}/${shaped.object.metadata.name}`,
-              ),
-            );
-        } else if (!opts.inventoryOnly && !isLocalConfig(shaped.object.metadata.annotations)) {
-          result.objects.push(loaded);
-        }
+      const loaded: LoadedObject = { object: shaped.object, source: { file: file.rel, line: shaped.line } };
+      if (isResourceGroup(shaped.object)) {
+        if (pkg === safe.rel) resourceGroups.push(loaded);
+        else
+          result.errors.push(
+            nestedInventoryError(
+              pkg,
+              safe.rel,
+              file.rel,
+              shaped.line,
+              `${shaped.object.kind}/${shaped.object.metadata.name}`,
+            ),
+          );
+      } else if (!opts.inventoryOnly && !isLocalConfig(shaped.object.metadata.annotations)) {
+        result.objects.push(loaded);
       }
     }
   }
