@@ -93,6 +93,7 @@ export function parseInputs(): ActionInputs {
     waitForJobs: bool('wait-for-jobs', false),
     waitForControllerMs,
     allowEmptyPrune: bool('allow-empty-prune', false),
+    allowSkipped: bool('allow-skipped', false),
     exitEarly: bool('exit-early', false),
     preflight: preflightMode(core.getInput('preflight').trim()),
     defaultUpdateStrategy: oneOf<UpdateStrategy>(

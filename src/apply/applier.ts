@@ -20,7 +20,7 @@ import { formatRejections, preflight } from './preflight.js';
 import { pruneWave } from './prune-wave.js';
 import { readRunInput } from './run-input.js';
 import type { RunOptions } from './run-options.js';
-import { fatalResult, finishedResult, isFailedOutcome, type RunResult } from './run-result.js';
+import { fatalResult, finishedResult, isFailedOutcome, type RunResult, runFailed } from './run-result.js';
 import { finalInventory, newRunState, type RunState } from './run-state.js';
 import { waitWave } from './wait-wave.js';
 
@@ -140,8 +140,7 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
     if (cluster?.kind === 'ConfigMap') await deleteConfigMapInventory(req.client, cluster.object);
 
     const objects = [...s.outcomes.values()];
-    const failed = objects.some((o) => isFailedOutcome(o) || isDependencySkip(o.message));
-    return finishedResult(objects, startedAt, s.cancelled(), failed);
+    return finishedResult(objects, startedAt, s.cancelled(), runFailed(objects, req.options.allowSkipped));
   } catch (err) {
     return fatalResult(req.emit, err, state ? [...state.outcomes.values()] : [], startedAt);
   }
@@ -150,11 +149,6 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
 /** kapp's exit-early-on-apply-error: any failed apply or reconcile so far. */
 function hasFailure(s: RunState): boolean {
   return [...s.outcomes.values()].some(isFailedOutcome);
-}
-
-/** A skip because a dependency failed counts as a failure (contract: exit 3). */
-function isDependencySkip(message: string | undefined): boolean {
-  return !!message && /^dependency (apply|delete) (actuation|reconcile) (failed|timeout)/.test(message);
 }
 
 function groupsOf(s: RunState) {

@@ -1,22 +1,42 @@
 import { Annotations } from '../common/constants.js';
 import { applyBlockedBy } from '../inventory/ownership.js';
-import { formatInventoryId, idKey, type ObjectId } from '../plan/object-id.js';
+import { idKey, type ObjectId } from '../plan/object-id.js';
 import { dependenciesOf } from '../plan/plan.js';
 import { applyObject } from './apply-object.js';
+import { withOwner } from './owner-lookup.js';
 import { runOrdered } from './run-ordered.js';
 import { outcomeFor, type RunState } from './run-state.js';
+import { type SkipReason, skipMessage } from './skip-reason.js';
 import { updateStrategyOf } from './update-strategy.js';
 
-/** Why an object may not be applied now (kpt's DependencyFilter and InventoryPolicyApplyFilter), if so. */
-export function applySkipReason(state: RunState, id: ObjectId): string | undefined {
+/**
+ * Why an object may not be applied now (kpt's DependencyFilter and InventoryPolicyApplyFilter), if so,
+ * as data (the owner's ResourceGroup is not looked up yet: `withOwner`).
+ */
+export function applySkip(state: RunState, id: ObjectId): SkipReason | undefined {
   for (const dep of dependenciesOf(state.plan, id)) {
     const depKey = idKey(dep);
-    if (!state.manifests.has(depKey)) return `dependency scheduled for delete: ${formatInventoryId(dep)}`;
+    if (!state.manifests.has(depKey))
+      return { type: 'dependency', dependency: dep, cause: 'scheduled for delete' };
     const why = state.blocked.get(depKey);
-    if (why) return `dependency ${why}: ${formatInventoryId(dep)}`;
+    if (why) return { type: 'dependency', dependency: dep, cause: why };
   }
   const live = state.live.get(idKey(id));
-  return applyBlockedBy(live ?? undefined, state.inventory.id, state.options.inventoryPolicy);
+  const refused = applyBlockedBy(live ?? undefined, state.inventory.id, state.options.inventoryPolicy);
+  if (!refused) return undefined;
+  return {
+    type: 'inventory-policy',
+    strategy: 'Apply',
+    match: refused.match,
+    policy: state.options.inventoryPolicy,
+    ...(refused.owner ? { owner: { id: refused.owner } } : {}),
+  };
+}
+
+/** applySkip's message (kpt's skip text), if the object may not be applied now. */
+export function applySkipReason(state: RunState, id: ObjectId): string | undefined {
+  const skip = applySkip(state, id);
+  return skip && skipMessage(skip);
 }
 
 /** Applies one wave: bounded concurrency, events in wave order. */
@@ -31,8 +51,8 @@ export async function applyWave(
     state.options.concurrency,
     async (id) => {
       const key = idKey(id);
-      const skip = applySkipReason(state, id);
-      if (skip) return { status: 'Skipped' as const, error: skip };
+      const skip = applySkip(state, id);
+      if (skip) return { status: 'Skipped' as const, skip: await withOwner(state, skip) };
       try {
         const manifest = state.manifests.get(key)!;
         const info = await resolveNewKind(state, manifest.apiVersion, manifest.kind);
@@ -75,7 +95,8 @@ export async function applyWave(
       if (!result) {
         state.blocked.set(key, 'apply actuation skipped');
         o.action = 'skipped';
-        o.message = 'not started: the run was cancelled';
+        o.skip = { type: 'cancelled' };
+        o.message = skipMessage(o.skip);
         state.emit({ type: 'apply', group, id, status: 'Skipped', error: o.message });
         return;
       }
@@ -88,8 +109,9 @@ export async function applyWave(
           result.status === 'Failed' ? 'apply actuation failed' : 'apply actuation skipped',
         );
         o.action = result.status === 'Failed' ? 'failed' : 'skipped';
-        o.message = result.error;
-        state.emit({ type: 'apply', group, id, status: result.status, error: result.error });
+        if (result.skip) o.skip = result.skip;
+        o.message = result.skip ? skipMessage(result.skip) : result.error;
+        state.emit({ type: 'apply', group, id, status: result.status, error: o.message });
       }
     },
     () => !state.cancelled(),

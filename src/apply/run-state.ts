@@ -9,6 +9,7 @@ import type { RunEventSink, WaitStatus } from './events.js';
 import type { LiveSnapshot } from './live-snapshot.js';
 import type { RunOptions } from './run-options.js';
 import type { ObjectOutcome } from './run-result.js';
+import type { DependencyCause, OwnerInventory } from './skip-reason.js';
 
 /** Everything one run shares between its phases; the engine's only mutable state. */
 export interface RunState {
@@ -33,8 +34,10 @@ export interface RunState {
   /** Deleted ids the server removed with the DELETE itself (it answered Success): no need to wait for them. */
   gone: Set<string>;
   abandoned: Set<string>;
-  /** Ids that failed or were skipped (for dependency skips). */
-  blocked: Map<string, string>;
+  /** Ids that failed or were skipped (for dependency skips), and how. */
+  blocked: Map<string, DependencyCause>;
+  /** Owning inventories looked up by id (their ResourceGroup), once per run. */
+  owners: Map<string, Promise<OwnerInventory>>;
   watcher?: ObjectWatcher;
   startedAt: number;
   cancelled(): boolean;
@@ -75,6 +78,7 @@ export function newRunState(
     gone: new Set(),
     abandoned: new Set(),
     blocked: new Map(),
+    owners: new Map(),
     startedAt,
     cancelled: () => !!base.signal?.aborted,
   };

@@ -41,6 +41,8 @@ export interface ClusterClient {
   resolve(apiVersion: string, kind: string): Promise<ResourceInfo | undefined>;
   resolveId(ref: ObjectRef): Promise<ResourceInfo | undefined>;
   resetDiscovery(): void;
+  /** Every namespaced kind the server serves that can be listed (preferred versions). */
+  namespacedResources(): Promise<ResourceInfo[]>;
   get(ref: ObjectRef): Promise<KubeObject | undefined>;
   list(info: ResourceInfo, namespace: string | undefined, options?: ListOptions): Promise<ObjectList>;
   apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject>;
@@ -126,6 +128,7 @@ export function createClusterClient(http: HttpClient): ClusterClient {
         ? discovery.resolve(ref.apiVersion, ref.kind)
         : discovery.resolveGroupKind(ref.group, ref.kind),
     resetDiscovery: () => discovery.reset(),
+    namespacedResources: () => discovery.namespacedResources(),
 
     async get(ref) {
       const info = await infoFor(ref);

@@ -144,7 +144,8 @@ export async function runPackage(
     const afterRun = async (run: RunResult) => {
       // a run refused before its first write (pre-flight, empty package, lock) changed nothing: no record
       const changedNothing = run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
-      if (!o.history || !history || changedNothing) return;
+      // a destroy that deleted the inventory's Namespace took the history with it
+      if (!o.history || !history || changedNothing || run.namespaceDeleted) return;
       await writeHistory(
         client,
         inventory,

@@ -23,12 +23,20 @@ describe('parseInputs', () => {
       waitForJobs: false,
       waitForControllerMs: 0,
       allowEmptyPrune: false,
+      allowSkipped: false,
       forceConflicts: false,
       exitEarly: false,
       defaultUpdateStrategy: '',
     });
     expect(i.comment).toBe(true);
     expect(i.historyLimit).toBe(20);
+  });
+
+  it('reads allow-skipped (off by default; true/false)', () => {
+    withInputs({ 'allow-skipped': 'true' });
+    expect(parseInputs().run.allowSkipped).toBe(true);
+    withInputs({ 'allow-skipped': 'nope' });
+    expect(() => parseInputs()).toThrow(/Invalid input 'allow-skipped'/);
   });
 
   it('reads the pre-flight mode: auto by default, all/off, and true/false as all/off', () => {

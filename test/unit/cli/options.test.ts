@@ -75,6 +75,7 @@ describe('runOptionsFrom', () => {
       waitForJobs: false,
       waitForControllerMs: 0,
       allowEmptyPrune: false,
+      allowSkipped: false,
       forceConflicts: false,
       installResourceGroup: true,
     });
@@ -102,6 +103,7 @@ describe('runOptionsFrom', () => {
       waitForJobs: true,
       waitForController: 15_000,
       allowEmptyPrune: true,
+      allowSkipped: true,
       installResourceGroup: false,
     });
     expect(o).toMatchObject({
@@ -116,6 +118,7 @@ describe('runOptionsFrom', () => {
       waitForJobs: true,
       waitForControllerMs: 15_000,
       allowEmptyPrune: true,
+      allowSkipped: true,
       installResourceGroup: false,
     });
   });
