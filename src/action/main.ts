@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import { isBlockedOutcome, isFailedOutcome } from '../apply/run-result.js';
 import { collectSecretValues } from '../preview/redact.js';
 import { previewMarker, renderPreviewMarkdown } from '../report/preview-markdown.js';
 import { type PackageRunResult, runPackage } from '../run/run-package.js';
@@ -116,18 +117,23 @@ function resolveMode(inputs: ActionInputs, ctx: EventContext): Exclude<ActionInp
 
 function describeFailure(r: PackageRunResult): string {
   const objects = r.run?.objects ?? [];
-  const failed = objects.filter(
-    (o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout',
-  );
+  const failed = objects.filter((o) => isFailedOutcome(o) || isBlockedOutcome(o));
   if (failed.length > 0) {
     return failed
-      .map(
-        (o) =>
-          `${o.id.kind}/${o.id.name} ${o.reconcile === 'Timeout' ? 'timed out' : 'failed'}: ${o.message ?? ''}`,
-      )
+      .map((o) => {
+        const verb = isBlockedOutcome(o) ? 'blocked' : o.reconcile === 'Timeout' ? 'timed out' : 'failed';
+        return `${o.id.kind}/${o.id.name} ${verb}: ${o.message ?? ''}`;
+      })
       .join('; ');
   }
-  if (r.preview) return `${r.preview.summary.error} object(s) rejected by the server`;
+  if (r.preview) {
+    const { error, blocked } = r.preview.summary;
+    const parts = [
+      ...(error > blocked ? [`${error - blocked} object(s) rejected by the server`] : []),
+      ...(blocked > 0 ? [`${blocked} object(s) blocked: apply would not deploy them`] : []),
+    ];
+    return parts.join('; ') || 'failed';
+  }
   return 'failed';
 }
 

@@ -1,6 +1,6 @@
 import type { InventoryPolicy } from '../common/constants.js';
 import type { OwnershipMatch } from '../inventory/ownership.js';
-import { formatInventoryId, type ObjectId } from '../plan/object-id.js';
+import { formatInventoryId, type ObjectId, shortName } from '../plan/object-id.js';
 
 /** The inventory (a kpt ResourceGroup) that owns an object, as far as the cluster can tell. */
 export interface OwnerInventory {
@@ -115,10 +115,10 @@ export function skipFix(reason: SkipReason): string | undefined {
     }
     case 'dependency':
       return reason.cause === 'scheduled for delete'
-        ? `keep ${formatInventoryId(reason.dependency)} in the package, or drop the depends-on`
-        : `fix ${formatInventoryId(reason.dependency)} first`;
+        ? `keep ${shortName(reason.dependency)} in the package, or drop the depends-on`
+        : `fix ${shortName(reason.dependency)} first (it is listed too)`;
     case 'dependent':
-      return `fix ${formatInventoryId(reason.dependent)} first`;
+      return `fix ${shortName(reason.dependent)} first (it is listed too)`;
     default:
       return undefined;
   }

@@ -1,5 +1,6 @@
 import { applyObject } from '../apply/apply-object.js';
-import { applySkipReason } from '../apply/apply-wave.js';
+import { applySkip } from '../apply/apply-wave.js';
+import { withOwner } from '../apply/owner-lookup.js';
 import { missingPrerequisite } from '../apply/preflight.js';
 import { pruneDecision } from '../apply/prune-wave.js';
 import { readRunInput } from '../apply/run-input.js';
@@ -17,6 +18,7 @@ import { idKey, shortName } from '../plan/object-id.js';
 import { diffObjects } from './diff.js';
 import { managedFieldsChange } from './managed-fields.js';
 import { collectSecretValues } from './redact.js';
+import { previewOfSkip } from './skip-preview.js';
 import { emptySummary, type PreviewDocument, type PreviewObject, type SourceRef } from './types.js';
 
 export interface PreviewRequest {
@@ -62,8 +64,13 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
         const key = idKey(id);
         const manifest = manifests.get(key)!;
         const base = { id, apiVersion: manifest.apiVersion, source: sources.get(key), wave: w + 1 };
-        const skip = applySkipReason(state, id);
-        if (skip) return { ...base, action: 'skip', reason: skip };
+        const skip = applySkip(state, id);
+        if (skip) {
+          // what depends on it is not applied either
+          state.blocked.set(key, 'apply actuation skipped');
+          const shown = previewOfSkip(await withOwner(state, skip), req.options);
+          return { ...base, ...shown };
+        }
         const current = live.get(key) ?? undefined;
         const prerequisite = missingPrerequisite(state, id);
         if (prerequisite) {
@@ -143,12 +150,18 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
       const decision = pruneDecision(state, id, current);
       const base = { id, apiVersion: current.apiVersion, wave: w + 1 };
       if (!decision) objects.push({ ...base, action: 'prune', reason: 'no longer in the package' });
-      else objects.push({ ...base, action: decision.abandon ? 'orphan' : 'skip', reason: decision.skip });
+      else {
+        const reason = await withOwner(state, decision.reason);
+        objects.push({ ...base, ...previewOfSkip(reason, { ...req.options, abandon: decision.abandon }) });
+      }
     }
   }
 
   const summary = emptySummary();
-  for (const o of objects) summary[o.action]++;
+  for (const o of objects) {
+    summary[o.action]++;
+    if (o.blocked) summary.blocked++;
+  }
   const explicitEdges = plan.edges.filter((e) => !e.implicit);
   return {
     package: req.packagePath,

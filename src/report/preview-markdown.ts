@@ -5,11 +5,13 @@ import { renderWaveGraph } from './preview-mermaid.js';
 import {
   ACTION_ICON,
   actionWords,
+  BLOCKED_ICON,
   changeWords,
   countPhrases,
   displayPath,
   hasChanges,
   listedObjects,
+  objectIcon,
   objectName,
 } from './preview-words.js';
 
@@ -85,6 +87,10 @@ function problemLines(doc: PreviewDocument, objects: PreviewObject[]): string[] 
   const lines = problems.slice(0, MAX_PROBLEMS).map((obj) => {
     const name = code(objectName(obj, doc));
     const why = escapeText(clip(obj.reason ?? 'no reason given', 500));
+    if (obj.blocked) {
+      const fix = escapeText(clip(obj.blocked.fix, 300));
+      return `- ${BLOCKED_ICON} blocked ${name} (apply would not deploy it): ${why}. **Fix:** ${fix}`;
+    }
     return obj.action === 'skip' ? `- ⚠️ skipped ${name}: ${why}` : `- ❌ ${name}: ${why}`;
   });
   if (problems.length > MAX_PROBLEMS) lines.push(`- … and ${problems.length - MAX_PROBLEMS} more`);
@@ -104,9 +110,7 @@ function changeCell(obj: PreviewObject): string {
 function table(doc: PreviewDocument, objects: PreviewObject[], rows: number): string[] {
   const lines = ['| | object | change |', '|---|---|---|'];
   for (const obj of objects.slice(0, rows)) {
-    lines.push(
-      `| ${ACTION_ICON[obj.action]} | ${cell(code(objectName(obj, doc)))} | ${cell(changeCell(obj))} |`,
-    );
+    lines.push(`| ${objectIcon(obj)} | ${cell(code(objectName(obj, doc)))} | ${cell(changeCell(obj))} |`);
   }
   if (objects.length > rows) lines.push('', `*… and ${objects.length - rows} more objects not listed*`);
   return lines;

@@ -2,7 +2,13 @@ import { type ApplyRequest, runApply } from '../apply/applier.js';
 import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
-import { countOutcomes, exitCodeOf, type RunResult } from '../apply/run-result.js';
+import {
+  countOutcomes,
+  exitCodeOf,
+  isBlockedOutcome,
+  isFailedOutcome,
+  type RunResult,
+} from '../apply/run-result.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import {
   type DeployRecord,
@@ -180,7 +186,7 @@ function deployRecord(
   run: RunResult,
 ): DeployRecord {
   const failed = run.objects
-    .filter((o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout')
+    .filter((o) => isFailedOutcome(o) || isBlockedOutcome(o))
     .map((o) => `${shortName(o.id)}: ${o.message ?? o.reconcile ?? 'failed'}`);
   return {
     package: pkg,
