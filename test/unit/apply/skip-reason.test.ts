@@ -14,7 +14,7 @@ import { previewOfSkip } from '../../../src/preview/skip-preview.js';
 
 const ns: ObjectId = { group: '', kind: 'Namespace', namespace: '', name: 'team' };
 const cm: ObjectId = { group: '', kind: 'ConfigMap', namespace: 'team', name: 'app' };
-const owned = (owner?: string) => ({
+const owned = (owner?: string): { metadata: { name: string; annotations: Record<string, string> } } => ({
   metadata: { name: 'x', annotations: owner ? { 'config.k8s.io/owning-inventory': owner } : {} },
 });
 
