@@ -33,6 +33,8 @@ describe('normaliseBoolFlags', () => {
     [['--prune=false'], ['--no-prune']],
     [['--prune=true'], []],
     [['--wait=false'], ['--no-wait']],
+    [['--allow-skipped=true'], ['--allow-skipped']],
+    [['--allow-skipped=false'], []],
     [
       ['--reconcile-timeout=2m', '--output=json'],
       ['--reconcile-timeout=2m', '--output=json'],
