@@ -23,7 +23,8 @@ function outputOption(choices: string[], fallback: string): Option {
 
 const EXIT_CODES = `
 Exit codes: 0 success, 1 fatal error (nothing was changed), 2 usage error,
-3 objects failed, were skipped because a dependency failed, or timed out.`;
+3 objects failed, timed out, or were blocked: skipped for a reason you did not choose (another
+inventory owns them, a dependency failed or was skipped; --allow-skipped lets those pass, as kpt does).`;
 
 /**
  * The `kpt-live` program: every command, its flags and help. Actions store their exit code through

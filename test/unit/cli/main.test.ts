@@ -39,6 +39,7 @@ describe('kpt-live main', () => {
       expect(r.stdout).toMatch(new RegExp(`^  ${cmd} `, 'm'));
     }
     expect(r.stdout).toContain('Exit codes: 0 success, 1 fatal error');
+    expect(r.stdout).toContain('--allow-skipped lets those pass');
   });
 
   it.each([
@@ -51,9 +52,19 @@ describe('kpt-live main', () => {
         '--wait-for-controller',
         '--progress',
         '--status-policy',
+        '--allow-skipped',
       ],
     ],
-    ['destroy', ['--prune-timeout', '--delete-propagation-policy', '--inventory-policy', '--dry-run']],
+    [
+      'destroy',
+      [
+        '--prune-timeout',
+        '--delete-propagation-policy',
+        '--inventory-policy',
+        '--dry-run',
+        '--allow-skipped',
+      ],
+    ],
     ['preview', ['--output-file', '--field-manager', '--force-conflicts']],
     ['resolve', ['--base', '--head']],
     ['init', ['--name', '--inventory-id', '--force']],
