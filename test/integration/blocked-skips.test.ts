@@ -105,7 +105,8 @@ describe('blocked objects fail the run', () => {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'chain-a' },
-      data: { k: 'by-hand' },
+      // the package's value: adopting it later is no field conflict
+      data: { k: 'v' },
     });
     expect(res.status).toBe(201);
     const dep = (name: string) => ({
@@ -137,7 +138,8 @@ describe('blocked objects fail the run', () => {
     );
     expect(result.run!.objects.every(isBlockedOutcome)).toBe(true);
     // adopt is the fix the message names: then all three deploy
-    expect((await runPkg(conn, pkg, 'apply', { inventoryPolicy: 'adopt' }, ns)).result.exitCode).toBe(0);
+    const adopted = await runPkg(conn, pkg, 'apply', { inventoryPolicy: 'adopt' }, ns);
+    expect(adopted.result.exitCode, adopted.result.error).toBe(0);
   });
 
   it('skips the user chose still pass: update-strategy skip, on-remove keep, delete-strategy orphan, disable-wait', async () => {
