@@ -88,7 +88,7 @@ export async function runDriftMode(
   else if (problems.length > 0) core.setFailed(problems.join('\n'));
   else if (drifted.length > 0)
     core.info(`drift found in ${drifted.join(', ')}; the step passes (fail-on-drift: false)`);
-  else core.info('every package is in sync with the cluster');
+  else if (results.length > 0) core.info('every package is in sync with the cluster');
 }
 
 /** The `packages` input (paths, globs), else every deployable unit of the checkout. */
