@@ -96,7 +96,9 @@ export async function runDriftPackage(
         packagePath: prepared.dir,
         objects: prepared.objects,
         inventory: inv,
-        options: o.options,
+        // a field another manager took over (`kubectl edit`) is drift to report, not a conflict that
+        // stops the check: the dry-run takes it back (it writes nothing) to show the value apply restores
+        options: { ...o.options, forceConflicts: true },
         context: o.previewContext,
       });
     } catch (err) {
