@@ -36,27 +36,34 @@ const timeout = '3s';
 
 let ns: string;
 let readerKubeconfig: string;
+/** The same verbs without `create`: a missing object's dry-run is authorised as its creation. */
+let patchOnlyKubeconfig: string;
 
-beforeAll(async () => {
+/** A kubeconfig acting as `user`, who gets exactly `verbs` on everything (a ClusterRole of its own). */
+async function identity(user: string, verbs: string[]): Promise<string> {
   const role = uniqueName('kpt-drift');
   await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRole',
     metadata: { name: role },
-    rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['get', 'list', 'watch', 'patch', 'create'] }],
+    rules: [{ apiGroups: ['*'], resources: ['*'], verbs }],
   });
   await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
     apiVersion: 'rbac.authorization.k8s.io/v1',
     kind: 'ClusterRoleBinding',
     metadata: { name: role },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: reader }],
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
   });
   const admin = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
-  readerKubeconfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-drift-kc-')), 'kubeconfig');
-  fs.writeFileSync(readerKubeconfig, admin.replace(/^(\s+token: .*)$/m, `$1\n    as: ${reader}`), {
-    mode: 0o600,
-  });
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-drift-kc-')), 'kubeconfig');
+  fs.writeFileSync(file, admin.replace(/^(\s+token: .*)$/m, `$1\n    as: ${user}`), { mode: 0o600 });
+  return file;
+}
+
+beforeAll(async () => {
+  readerKubeconfig = await identity(reader, ['get', 'list', 'watch', 'patch', 'create']);
+  patchOnlyKubeconfig = await identity(`${reader}-patch-only`, ['get', 'list', 'watch', 'patch']);
   ns = await createNamespace(api, 'drift');
 });
 
@@ -215,6 +222,14 @@ describe('kpt-live drift and mode: drift', () => {
       expect(byKind.status.message).toMatch(/not Current after 3s: Available: 0\/1/);
       expect(byKind.create.id).toEqual({ group: '', kind: 'Service', namespace: ns, name: 'web' });
 
+      // without create, the dry-run of the deleted Service is refused: the check fails, naming it
+      const patchOnly = await runCli(
+        ['drift', 'basic', '-n', ns, '--kubeconfig', patchOnlyKubeconfig, '--reconcile-timeout', timeout],
+        { cwd: work },
+      );
+      expect(patchOnly.code, patchOnly.stderr).toBe(1);
+      expect(patchOnly.stderr).toMatch(/Service\/web: .*forbidden/i);
+
       const text = await drift(work);
       expect(text.code, text.stderr).toBe(4);
       expect(text.stdout).toMatch(/^Drift of basic: 4 object\(s\) differ from the package/);
@@ -259,7 +274,10 @@ describe('kpt-live drift and mode: drift', () => {
     allSeen.push(...drifted.seen);
 
     await setPodsReady(true);
-    const reapplied = await runCli(['apply', 'basic', '-n', ns, '--reconcile-timeout', '90s'], { cwd: work });
+    const reapplied = await runCli(
+      ['apply', 'basic', '-n', ns, '--reconcile-timeout', '90s', '--force-conflicts'],
+      { cwd: work },
+    );
     expect(reapplied.code, reapplied.stderr).toBe(0);
     expect(reapplied.stdout).toContain('configmap/leftover prune successful');
 
