@@ -329,7 +329,7 @@ describe('kpt-live drift and mode: drift', () => {
     // positive control: the audit filter does see the reader's dry-runs and reads
     expect(allSeen.some((e) => e.verb === 'patch' && /dryRun=All/.test(e.requestURI))).toBe(true);
     expect(allSeen.some((e) => e.objectRef?.resource === 'leases')).toBe(false);
-  });
+  }, 480_000);
 
   it('a package never applied cannot be checked: exit 1, no write', async () => {
     const fresh = await packageIn('basic', ns, 'basic');
