@@ -9,7 +9,7 @@ import { UpdateStrategies, type UpdateStrategy } from '../apply/update-strategy.
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
 
-export type ActionMode = 'auto' | 'preview' | 'apply' | 'destroy' | 'status' | 'resolve';
+export type ActionMode = 'auto' | 'preview' | 'apply' | 'destroy' | 'status' | 'resolve' | 'drift';
 
 /** Every input, parsed and validated up front (the only file that reads `core.getInput`). */
 export interface ActionInputs {
@@ -24,6 +24,12 @@ export interface ActionInputs {
   githubToken: string;
   historyLimit: number;
   allowStale: boolean;
+  /** Drift mode: one GitHub issue per drifted package (and comment key). */
+  driftIssue: boolean;
+  /** Drift mode: fail the step when drift is found. */
+  failOnDrift: boolean;
+  /** Names the comment (and drift issue) beside the package, for several jobs on one package. */
+  commentKey: string;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -65,6 +71,7 @@ export function parseInputs(): ActionInputs {
     'destroy',
     'status',
     'resolve',
+    'drift',
   ] as const);
   const wfc = core.getInput('wait-for-controller').trim();
   const waitForControllerMs = wfc === '' || wfc === 'false' ? 0 : parseDuration(wfc);
@@ -123,5 +130,8 @@ export function parseInputs(): ActionInputs {
     githubToken: core.getInput('github-token').trim(),
     historyLimit: Number(limitText),
     allowStale: bool('allow-stale', false),
+    driftIssue: bool('drift-issue', false),
+    failOnDrift: bool('fail-on-drift', false),
+    commentKey: core.getInput('comment-key').trim(),
   };
 }

@@ -4,6 +4,7 @@ import { collectSecretValues } from '../preview/redact.js';
 import { previewMarker, renderPreviewMarkdown } from '../report/preview-markdown.js';
 import { type PackageRunResult, runPackage } from '../run/run-package.js';
 import { connectCluster } from './cluster-access.js';
+import { runDriftMode } from './drift-mode.js';
 import {
   createOctokit,
   type EventContext,
@@ -18,7 +19,7 @@ import { eventLogger, reportPackage } from './report-package.js';
 import { packageResultJson, totals } from './result-json.js';
 import { selectPackages } from './select-packages.js';
 
-/** The action: inputs → which packages → run each (preview / apply / destroy / status) → report → outputs. */
+/** The action: inputs → which packages → run each (preview / apply / destroy / status / drift) → report → outputs. */
 export async function run(): Promise<void> {
   const abort = new AbortController();
   const onSignal = (sig: string) => {
@@ -35,6 +36,10 @@ export async function run(): Promise<void> {
     const octokit = inputs.githubToken
       ? createOctokit(inputs.githubToken, { baseUrl: ctx.apiUrl })
       : undefined;
+    if (mode === 'drift') {
+      await runDriftMode(inputs, ctx, repoRoot, octokit, abort.signal);
+      return;
+    }
     const units = await selectPackages(repoRoot, inputs.packages, ctx, octokit);
     core.setOutput('packages', JSON.stringify(units.map((u) => u.path)));
     if (mode === 'resolve') {

@@ -16,6 +16,14 @@ export {
 } from './change-set.js';
 export { type ChangedFile, type FileStatus, parseNameStatus } from './changed-file.js';
 export { type ChangedPackages, type ChangedUnit, changedPackages } from './changed-packages.js';
+export {
+  DRIFT_LABEL,
+  type DriftIssueInput,
+  type DriftIssueResult,
+  listDriftIssues,
+  pickDriftIssue,
+  syncDriftIssue,
+} from './drift-issue.js';
 export { type EventContext, isDefaultBranchPush, type PullRequestInfo, readEventContext } from './event.js';
 export { globToRegExp, resolveExplicitPackages } from './explicit-packages.js';
 export { GitError, isZeroSha } from './git.js';

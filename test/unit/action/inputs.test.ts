@@ -30,6 +30,22 @@ describe('parseInputs', () => {
     });
     expect(i.comment).toBe(true);
     expect(i.historyLimit).toBe(20);
+    expect(i.driftIssue).toBe(false);
+    expect(i.failOnDrift).toBe(false);
+    expect(i.commentKey).toBe('');
+  });
+
+  it('reads the drift mode and its inputs', () => {
+    withInputs({ mode: 'drift', 'drift-issue': 'true', 'fail-on-drift': 'TRUE', 'comment-key': ' prod ' });
+    expect(parseInputs()).toMatchObject({
+      mode: 'drift',
+      driftIssue: true,
+      failOnDrift: true,
+      commentKey: 'prod',
+    });
+    vi.unstubAllEnvs();
+    withInputs({ 'fail-on-drift': 'maybe' });
+    expect(() => parseInputs()).toThrow(/Invalid input 'fail-on-drift': "maybe"/);
   });
 
   it('reads allow-skipped (off by default; true/false)', () => {
@@ -87,7 +103,7 @@ describe('parseInputs', () => {
     [
       'mode',
       'deploy',
-      /Invalid input 'mode': "deploy" \(accepted: auto, preview, apply, destroy, status, resolve\)/,
+      /Invalid input 'mode': "deploy" \(accepted: auto, preview, apply, destroy, status, resolve, drift\)/,
     ],
     ['reconcile-timeout', '10x', /Invalid input 'reconcile-timeout': "10x" \(expected a duration/],
     ['prune', 'yes', /Invalid input 'prune': "yes" \(accepted: true, false\)/],

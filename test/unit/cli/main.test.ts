@@ -35,6 +35,7 @@ describe('kpt-live main', () => {
       'resolve',
       'install-resource-group',
       'migrate',
+      'drift',
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${cmd} `, 'm'));
     }
@@ -67,6 +68,7 @@ describe('kpt-live main', () => {
     ],
     ['preview', ['--output-file', '--field-manager', '--force-conflicts']],
     ['resolve', ['--base', '--head']],
+    ['drift', ['--reconcile-timeout', '--field-manager', '--no-prune', '--output', 'Exit codes: 0 in sync']],
     ['init', ['--name', '--inventory-id', '--force']],
   ])('%s --help names its flags', async (cmd, flags) => {
     const r = await cli([cmd, '--help']);
@@ -97,6 +99,11 @@ describe('kpt-live main', () => {
       'error: invalid argument "perhaps" for "--dry-run" flag: use true or false\n',
     ],
     [['resolve', 'a', 'b'], "error: too many arguments for 'resolve'. Expected 1 argument but got 2.\n"],
+    [
+      ['drift', '--output', 'markdown'],
+      "error: option '--output <format>' argument 'markdown' is invalid. Allowed choices are text, json.\n",
+    ],
+    [['drift', '--dry-run'], "error: unknown option '--dry-run'\n"],
   ])('%j is a usage error: one line, exit 2', async (args, message) => {
     const r = await cli(args);
     expect(r.code).toBe(2);
