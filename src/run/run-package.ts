@@ -6,6 +6,7 @@ import { countOutcomes, exitCodeOf, type RunResult } from '../apply/run-result.j
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import {
   type DeployRecord,
+  deleteHistory,
   type HistoryEntry,
   readHistoryEntries,
   writeHistory,
@@ -145,6 +146,13 @@ export async function runPackage(
       // a run refused before its first write (pre-flight, empty package, lock) changed nothing: no record
       const changedNothing = run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
       if (!o.history || !history || changedNothing) return;
+      // a destroy that deleted the inventory takes the package's history with it
+      if (mode === 'destroy' && run.outcome === 'success') {
+        await deleteHistory(client, inventory).catch((err) =>
+          result.notices.push(`deploy history not deleted: ${(err as Error).message}`),
+        );
+        return;
+      }
       await writeHistory(
         client,
         inventory,
