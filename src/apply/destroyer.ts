@@ -4,6 +4,7 @@ import { readClusterInventory } from '../inventory/read-inventory.js';
 import { deleteResourceGroup, writeResourceGroup } from '../inventory/resourcegroup.js';
 import { idKey, type ObjectId } from '../plan/object-id.js';
 import { buildPlan } from '../plan/plan.js';
+import { taskList } from '../plan/task-list.js';
 import type { ApplyRequest } from './applier.js';
 import { group } from './group.js';
 import { readLiveSnapshot } from './live-snapshot.js';
@@ -56,23 +57,18 @@ async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHo
     );
     state = s;
     hold.prepared(s);
-    req.emit({
-      type: 'init',
-      groups: plan.pruneWaves.flatMap((w, i) => [
-        { name: `delete-${i}`, action: 'Delete' as const, ids: w },
-        { name: `wait-${i}`, action: 'Wait' as const, ids: w },
-      ]),
-    });
-    for (const [i, wave] of plan.pruneWaves.entries()) {
+    const tasks = taskList(plan, { prune: true });
+    req.emit({ type: 'init', groups: tasks.tasks.filter((t) => t.action !== 'Inventory') });
+    for (const { act, wait } of tasks.deleteWaves) {
       if (s.cancelled()) break;
-      await group(req.emit, `delete-${i}`, 'Delete', () => pruneWave(s, wave, `delete-${i}`, 'delete'));
-      await group(req.emit, `wait-${i}`, 'Wait', () =>
-        waitWave(s, wave, `wait-${i}`, 'NotFound', req.onProgress),
+      await group(req.emit, act.name, 'Delete', () => pruneWave(s, act.ids, act.name, 'delete'));
+      await group(req.emit, wait.name, 'Wait', () =>
+        waitWave(s, wait.ids, wait.name, 'NotFound', req.onProgress),
       );
     }
     const objects = [...s.outcomes.values()];
     const failed = objects.some(isFailedOutcome);
-    await group(req.emit, 'inventory-delete-or-update-0', 'Inventory', async () => {
+    await group(req.emit, tasks.last.name, 'Inventory', async () => {
       if (!failed && !s.cancelled()) {
         if (cluster.kind === 'ResourceGroup')
           await deleteResourceGroup(req.client, req.inventory, cluster.object.metadata.uid);
