@@ -373,5 +373,5 @@ describe('bad input is refused before anything changes', () => {
 
   it(`the same mutations under the default preflight (auto): refused, or failed by their own write alone (${mutationTrials} trials, seed ${mutationSeed})`, async () => {
     await runMutations('auto');
-  });
+  }, 300_000);
 });
