@@ -121,7 +121,7 @@ describe('brownfield: objects other tools wrote first', () => {
     const step = await previewThenApply(conn, pkg, ns, { inventoryPolicy: 'adopt' });
     expect(step.promised).toEqual(['Deployment/kc configured']);
     expect(step.preview.objects[0].changes?.map((c) => c.path)).toEqual([
-      'metadata.annotations.config.k8s.io/owning-inventory',
+      'metadata.annotations["config.k8s.io/owning-inventory"]',
       'spec.template.spec.containers[0].image',
     ]);
     expect(step.apply.exitCode).toBe(0);
