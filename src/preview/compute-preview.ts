@@ -61,6 +61,9 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
         const current = live.get(key) ?? undefined;
         // the decision apply takes, as a dry-run: preview, pre-flight and apply cannot disagree
         const d = await decideObject(state, id, { write: false });
+        // as apply records it: what depends on a failed or blocked object is skipped
+        if (d.action === 'error') state.blocked.set(key, 'apply actuation failed');
+        else if (d.action === 'skip' && d.blocked) state.blocked.set(key, 'apply actuation skipped');
         const reason = d.reason ? { reason: d.reason } : {};
         switch (d.action) {
           case 'create':
