@@ -78,7 +78,7 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
             const diff = diffObjects(current, d.object!, { secretValues, reportRemovals: true });
             if (diff.changes.length > 0)
               return { ...base, action: 'configure', validated: true, ...reason, ...diff };
-            const why = d.reason ?? `field ownership moves to ${req.options.fieldManager}`;
+            const why = d.reason ?? ownershipMove(current!, manifest.apiVersion, req.options.fieldManager);
             return { ...base, action: 'configure', validated: true, reason: `${why}; no values change` };
           }
           case 'unchanged':
@@ -116,4 +116,17 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
       durationMs: Date.now() - started,
     },
   };
+}
+
+/** Why an apply that changes no value still writes the object: what happens to its field ownership. */
+function ownershipMove(live: KubeObject, apiVersion: string, fieldManager: string): string {
+  const entries = (live.metadata.managedFields ?? []) as {
+    manager?: string;
+    operation?: string;
+    apiVersion?: string;
+  }[];
+  const ours = entries.find((e) => e.manager === fieldManager && e.operation === 'Apply');
+  if (ours?.apiVersion && ours.apiVersion !== apiVersion)
+    return `the field ownership of ${fieldManager} is recorded under ${apiVersion} instead of ${ours.apiVersion}`;
+  return `field ownership moves to ${fieldManager}`;
 }

@@ -76,13 +76,14 @@ export async function previewThenApply(
 
 /**
  * The PR comment of one scenario's preview against test/golden/brownfield/<name>.golden.md, with the
- * test's random names put back to fixed ones; `UPDATE_GOLDEN=1` rewrites the file.
+ * test's random names (and timestamps) put back to fixed ones; `UPDATE_GOLDEN=1` rewrites the file.
  */
 export function expectGolden(name: string, doc: PreviewDocument, names: Record<string, string>) {
   let md = renderPreviewMarkdown({ ...doc, context: { ...doc.context, durationMs: undefined } });
   // longest first, so that a name never replaces part of a longer one
   for (const [from, to] of Object.entries(names).sort(([a], [b]) => b.length - a.length))
     md = md.replaceAll(from, to);
+  md = md.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, 'TIMESTAMP');
   const file = path.join(goldenDir, `${name}.golden.md`);
   if (process.env.UPDATE_GOLDEN) {
     fs.mkdirSync(goldenDir, { recursive: true });
