@@ -218,7 +218,7 @@ describe('brownfield: objects other tools wrote first', () => {
     const pkg = inlinePackage(ns, files);
     const objects = objectsFromYaml(files['cm.yaml'], ns);
     await kptLiveApply(api, objects, pkg.inventory, { serverSide: true });
-    expect(await managers(api, objects[0])).toEqual(['kubectl-last-applied/Apply', 'kubectl/Apply']);
+    expect(await managers(api, objects[0])).toEqual(['kubectl/Apply']);
 
     const same = await previewThenApply(conn, pkg, ns);
     expect(same.promised).toEqual(['ConfigMap/kss configured']);
