@@ -5,8 +5,6 @@ import type { ApplyOperation } from './events.js';
 import { runOrdered } from './run-ordered.js';
 import { outcomeFor, type RunState } from './run-state.js';
 
-export { applySkipReason } from './decide-object.js';
-
 const OPERATION: Partial<Record<DecidedAction, ApplyOperation>> = {
   create: 'created',
   configure: 'configured',

@@ -3,8 +3,6 @@ import { applySkipReason, decideObject, missingPrerequisite } from './decide-obj
 import { runOrdered } from './run-ordered.js';
 import type { RunState } from './run-state.js';
 
-export { missingPrerequisite } from './decide-object.js';
-
 export interface PreflightRejection {
   id: ObjectId;
   message: string;
