@@ -29,6 +29,7 @@ const deployment = (
   replicas: number | undefined,
   image = 'example/web:1',
   extraLabels = '',
+  env = '',
 ) => `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -45,7 +46,7 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector:
       containers:
       - name: web
         image: ${image}
-`;
+${env}`;
 const configMap = (name: string, data: Record<string, string>) =>
   `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n${Object.entries(data)
     .map(([k, v]) => `  ${k}: "${v}"\n`)
@@ -67,8 +68,10 @@ describe('brownfield: objects other tools wrote first', () => {
   };
 
   it('last applied by `kpt live apply` (client-side): change, remove a field, prune, add', async () => {
+    const env = (names: string[]) =>
+      `        env:\n${names.map((n) => `        - {name: ${n}, value: "1"}\n`).join('')}`;
     const files = {
-      'web.yaml': deployment(1),
+      'web.yaml': deployment(1, undefined, '', env(['A', 'B'])),
       'settings.yaml': configMap('settings', { a: '1', b: '2' }),
       'old.yaml': configMap('old', { x: '1' }),
     };
@@ -77,7 +80,8 @@ describe('brownfield: objects other tools wrote first', () => {
     expect(await managers(api, objectsFromYaml(files['web.yaml'], ns)[0])).toContain('kubectl/Update');
 
     pkg.rewrite({
-      'web.yaml': deployment(2),
+      // a list item removed in the same step as the takeover
+      'web.yaml': deployment(2, undefined, '', env(['A'])),
       'settings.yaml': configMap('settings', { a: '1' }),
       'new.yaml': configMap('new', { y: '1' }),
     });
@@ -91,10 +95,15 @@ describe('brownfield: objects other tools wrote first', () => {
     const changes = (name: string) =>
       step.preview.objects.find((o) => o.id.name === name)?.changes?.map((c) => `${c.op} ${c.path}`);
     // exactly the package's changes: the takeover's own bookkeeping is not a change a reviewer sees
-    expect(changes('web')).toEqual(['change spec.replicas']);
+    expect(changes('web')).toEqual([
+      'change spec.replicas',
+      'remove spec.template.spec.containers[0].env[1]',
+    ]);
     expect(changes('settings')).toEqual(['remove data.b']);
     expect(step.apply.exitCode).toBe(0);
-    expect((await get('deployments', 'web')).spec.replicas).toBe(2);
+    const web = await get('deployments', 'web');
+    expect(web.spec.replicas).toBe(2);
+    expect(web.spec.template.spec.containers[0].env).toEqual([{ name: 'A', value: '1' }]);
     expect((await get('configmaps', 'settings')).data).toEqual({ a: '1' });
     expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/old`)).status).toBe(404);
     expect(
