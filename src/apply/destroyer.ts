@@ -4,6 +4,7 @@ import { readClusterInventory } from '../inventory/read-inventory.js';
 import { deleteResourceGroup, writeResourceGroup } from '../inventory/resourcegroup.js';
 import { idKey, type ObjectId } from '../plan/object-id.js';
 import { buildPlan } from '../plan/plan.js';
+import { taskList, taskName } from '../plan/task-list.js';
 import type { ApplyRequest } from './applier.js';
 import { group } from './group.js';
 import {
@@ -65,19 +66,24 @@ async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHo
     );
     state = s;
     hold.prepared(s);
-    const waves = ownNs ? [...plan.pruneWaves, [ownNs]] : plan.pruneWaves;
+    const tasks = taskList(plan, { prune: true });
+    // the inventory's own Namespace gets one more delete/wait pair after the inventory (see below)
+    const n = tasks.deleteWaves.length;
+    const nsTasks = ownNs
+      ? [
+          { name: taskName.delete(n), action: 'Delete' as const, ids: [ownNs] },
+          { name: taskName.wait(n), action: 'Wait' as const, ids: [ownNs] },
+        ]
+      : [];
     req.emit({
       type: 'init',
-      groups: waves.flatMap((w, i) => [
-        { name: `delete-${i}`, action: 'Delete' as const, ids: w },
-        { name: `wait-${i}`, action: 'Wait' as const, ids: w },
-      ]),
+      groups: [...tasks.tasks.filter((t) => t.action !== 'Inventory'), ...nsTasks],
     });
-    for (const [i, wave] of plan.pruneWaves.entries()) {
+    for (const { act, wait } of tasks.deleteWaves) {
       if (s.cancelled()) break;
-      await group(req.emit, `delete-${i}`, 'Delete', () => pruneWave(s, wave, `delete-${i}`, 'delete'));
-      await group(req.emit, `wait-${i}`, 'Wait', () =>
-        waitWave(s, wave, `wait-${i}`, 'NotFound', req.onProgress),
+      await group(req.emit, act.name, 'Delete', () => pruneWave(s, act.ids, act.name, 'delete'));
+      await group(req.emit, wait.name, 'Wait', () =>
+        waitWave(s, wait.ids, wait.name, 'NotFound', req.onProgress),
       );
     }
     // the inventory goes when it would list nothing more (objects not deleted, e.g. owned by another
@@ -85,7 +91,7 @@ async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHo
     const remaining = finalInventory(s).filter((e) => idKey(e.id) !== nsKey);
     const failed = [...s.outcomes.values()].some(isFailedOutcome);
     const dropInventory = !failed && !s.cancelled() && remaining.length === 0;
-    await group(req.emit, 'inventory-delete-or-update-0', 'Inventory', async () => {
+    await group(req.emit, tasks.last.name, 'Inventory', async () => {
       if (dropInventory) {
         if (cluster.kind === 'ResourceGroup')
           await deleteResourceGroup(req.client, req.inventory, cluster.object.metadata.uid);
@@ -95,13 +101,13 @@ async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHo
       }
     });
     if (ownNs && !s.cancelled()) {
-      const n = plan.pruneWaves.length;
-      await group(req.emit, `delete-${n}`, 'Delete', async () => {
-        if (dropInventory) await removeInventoryNamespace(s, ownNs, `delete-${n}`);
-        else keepInventoryNamespace(s, ownNs, `delete-${n}`);
+      const [del, wait] = nsTasks as [(typeof nsTasks)[0], (typeof nsTasks)[0]];
+      await group(req.emit, del.name, 'Delete', async () => {
+        if (dropInventory) await removeInventoryNamespace(s, ownNs, del.name);
+        else keepInventoryNamespace(s, ownNs, del.name);
       });
-      await group(req.emit, `wait-${n}`, 'Wait', () =>
-        waitWave(s, [ownNs], `wait-${n}`, 'NotFound', req.onProgress),
+      await group(req.emit, wait.name, 'Wait', () =>
+        waitWave(s, [ownNs], wait.name, 'NotFound', req.onProgress),
       );
     }
     const objects = [...s.outcomes.values()];

@@ -50,7 +50,11 @@ export interface ClusterClient {
   replace(obj: KubeObject, options?: { fieldManager?: string }): Promise<KubeObject>;
   replaceStatus(obj: KubeObject): Promise<KubeObject>;
   /** A JSON patch (RFC 6902) on one object. */
-  jsonPatch(ref: ObjectRef, ops: unknown[], options?: { fieldManager?: string }): Promise<KubeObject>;
+  jsonPatch(
+    ref: ObjectRef,
+    ops: unknown[],
+    options?: { fieldManager?: string; dryRun?: boolean },
+  ): Promise<KubeObject>;
   /**
    * `gone`: the server removed it with this request (it answered with a `Status` of Success); `pending`: the
    * deletion started but the object is still there (finalizers, graceful deletion); `notfound`: it was not there.
@@ -230,13 +234,17 @@ export function createClusterClient(http: HttpClient): ClusterClient {
     async jsonPatch(ref, ops, options = {}) {
       const info = await infoFor(ref);
       const path =
-        resourcePath(info, ref.namespace, ref.name) + query({ fieldManager: options.fieldManager });
+        resourcePath(info, ref.namespace, ref.name) +
+        query({ fieldManager: options.fieldManager, dryRun: options.dryRun ? 'All' : undefined });
       const send = () =>
         http.request<KubeObject>('PATCH', path, {
           body: ops,
           contentType: 'application/json-patch+json',
+          // a dry-run changes nothing: sending it again is harmless
+          idempotent: options.dryRun,
           what: `patch ${label(info, ref.name)}`,
         });
+      if (options.dryRun) return send();
       const read = () => readBack(info, { metadata: { name: ref.name, namespace: ref.namespace } });
       return writeOnce(send, read, (live) => patchHolds(ops as JsonPatchOp[], live));
     },

@@ -12,6 +12,7 @@ import {
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import {
   type DeployRecord,
+  deleteHistory,
   type HistoryEntry,
   readHistoryEntries,
   writeHistory,
@@ -152,6 +153,13 @@ export async function runPackage(
       const changedNothing = run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
       // a destroy that deleted the inventory's Namespace took the history with it
       if (!o.history || !history || changedNothing || run.namespaceDeleted) return;
+      // a destroy that deleted the inventory takes the package's history with it
+      if (mode === 'destroy' && run.outcome === 'success') {
+        await deleteHistory(client, inventory).catch((err) =>
+          result.notices.push(`deploy history not deleted: ${(err as Error).message}`),
+        );
+        return;
+      }
       await writeHistory(
         client,
         inventory,
