@@ -16,8 +16,8 @@ import {
 import { takeoverManagers, upgradedManagedFields } from './client-side-takeover.js';
 import { isNoOpApply } from './no-op-apply.js';
 import type { RunState } from './run-state.js';
-import { type SkipReason, skipMessage } from './skip-reason.js';
 import { patchTowards, takeoverRemovals, withoutPaths } from './simulate-takeover.js';
+import { type SkipReason, skipMessage } from './skip-reason.js';
 import { deleteForReplace, immutableFields, updateStrategyOf } from './update-strategy.js';
 
 /** What apply does (or, as a dry-run, will do) with one package object. */
