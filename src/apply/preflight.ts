@@ -88,6 +88,7 @@ export async function preflight(state: RunState): Promise<PreflightRejection[]> 
           force: state.options.forceConflicts,
           dryRun: true,
         });
+        if (live) state.preflightDryRuns.set(key, object);
         if (live && isNoOpApply(live, object, state.options.fieldManager))
           state.preflightUnchanged.set(key, object);
         return undefined;
