@@ -61,3 +61,11 @@ export function withoutPlanDigest(body: string): string {
   if (end < 0) return body;
   return (body.slice(0, start).trimEnd() + '\n' + body.slice(end + 3).replace(/^\n/, '')).trimEnd() + '\n';
 }
+
+/** The plan digest's own text in a body ('' when it has none). */
+export function planDigestText(body: string): string {
+  const start = body.indexOf(HEAD);
+  if (start < 0) return '';
+  const end = body.indexOf('-->', start);
+  return end < 0 ? '' : body.slice(start, end + 3);
+}

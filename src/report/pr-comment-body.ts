@@ -1,6 +1,6 @@
 import type { PlanComparison } from '../preview/plan-digest.js';
 import { clip, code, escapeText } from './markdown.js';
-import { withoutPlanDigest } from './plan-digest-marker.js';
+import { planDigestText, withoutPlanDigest } from './plan-digest-marker.js';
 import { GITHUB_COMMENT_LIMIT, previewMarker } from './preview-markdown.js';
 
 /**
@@ -111,10 +111,11 @@ export function withAppliedSection(
   const join = (head: string) => (head === marker ? `${marker}\n${section}` : `${head}\n\n---\n${section}`);
   const full = join(preview);
   if (full.length <= limit) return full;
-  const kept = preview.split('\n').slice(0, 4).join('\n');
+  const digest = planDigestText(preview);
+  const kept = withoutPlanDigest(preview).split('\n').slice(0, 4).join('\n').trimEnd();
   const note =
     '\n\n> ✂️ The preview was cut to make room for the apply result; the preview run has the full text.';
-  const shortened = join(clip(kept, 2000) + note);
+  const shortened = join(`${clip(kept, 2000)}${note}${digest ? `\n${digest}` : ''}`);
   return shortened.length <= limit ? shortened : clip(join(marker), limit);
 }
 

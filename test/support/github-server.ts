@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 
 /**
- * A local stand-in for the GitHub REST endpoints the action calls (PR files, compare, issue comments),
+ * A local stand-in for the GitHub REST endpoints the action calls (PR files, compare, issue comments,
+ * the pull requests of a commit),
  * on 127.0.0.1 with a random port. It behaves like GitHub where the action depends on it: pagination
  * (`per_page` default 30, max 100, `page`, a `Link` header with first/prev/next/last), the 3,000-file cap
  * of PR files and the 300-file cap of compare, `token X`/`Bearer X` auth (401 without a known token,
@@ -46,6 +47,8 @@ export interface GitHubServerState {
   /** `base...head` → a compare result; otherwise computed from `gitDir`. */
   compares: Map<string, { files: ServerFile[]; commits?: { sha: string }[] }>;
   nextCommentId: number;
+  /** Commit SHA → the pull requests `GET /commits/{sha}/pulls` lists for it (merged ones carry `merged_at`). */
+  commitPulls: Map<string, { number: number; merged_at: string | null; state?: 'open' | 'closed' }[]>;
 }
 
 export interface RecordedRequest {
@@ -140,6 +143,7 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     comments: new Map(),
     compares: new Map(),
     nextCommentId: 1001,
+    commitPulls: new Map(),
   };
   const requests: RecordedRequest[] = [];
   let url = '';
@@ -212,6 +216,16 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     const compare = method === 'GET' ? rest.match(/^compare\/(.+)\.\.\.(.+)$/) : null;
     const issueComments = rest.match(/^issues\/(\d+)\/comments$/);
     const oneComment = method === 'PATCH' ? rest.match(/^issues\/comments\/(\d+)$/) : null;
+    const commitPulls = method === 'GET' ? rest.match(/^commits\/([^/]+)\/pulls$/) : null;
+    if (commitPulls) {
+      const pulls = (state.commitPulls.get(decodeURIComponent(commitPulls[1])) ?? []).map((p) => ({
+        number: p.number,
+        state: p.state ?? (p.merged_at ? 'closed' : 'open'),
+        merged_at: p.merged_at,
+        html_url: `https://github.test/${state.owner}/${state.repo}/pull/${p.number}`,
+      }));
+      return page(res, u.pathname, u.searchParams, pulls);
+    }
     if (pullFiles) {
       const r = pullFiles;
       const pull = state.pulls.get(Number(r[1]));
