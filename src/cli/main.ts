@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from '../common/version.js';
 import { PackageFailure } from '../package/package-error.js';
 import { type CliContext, CliError, type ExitCode, printError } from './cli-io.js';
 import { runHistory } from './history-command.js';
@@ -34,6 +35,7 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
     .description(
       'Preview, apply and destroy kpt packages the way `kpt live` does: waves, server-side apply, ResourceGroup inventory, pruning, reconcile waits.',
     )
+    .version(VERSION, '-V, --version', 'print the version of kpt-live')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
