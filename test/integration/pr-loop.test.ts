@@ -99,6 +99,20 @@ describe('the PR loop', () => {
     await gh?.close();
   });
 
+  it.each([
+    ['comment', 'sometimes', /Invalid input 'comment': "sometimes" \(accepted: changes, always, never\)/],
+    ['plan-drift', 'strict', /Invalid input 'plan-drift': "strict" \(accepted: warn, fail, ignore\)/],
+    ['comment-key', 'prod --> x', /Invalid input 'comment-key': "prod --> x"/],
+    ['comment-key', 'prod\neu', /Invalid input 'comment-key': "prod\\neu"/],
+  ])('refuses %s=%j before any request, naming the allowed values', async (name, value, message) => {
+    gh.state.pulls.set(10, { base: shas.initial, head: shas.initial });
+    const before = gh.requests.length;
+    const run = await pr(10, 'main', { [name]: value });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(message);
+    expect(gh.requests.length).toBe(before);
+  });
+
   it('keeps one comment per comment-key: two matrix jobs do not overwrite each other', async () => {
     [shas.keys] = branch('keys', shas.initial, { 'deploy/app/config.yaml': cm('app-config', 'green') });
     gh.state.pulls.set(11, { base: shas.initial, head: shas.keys });
