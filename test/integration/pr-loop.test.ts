@@ -137,16 +137,17 @@ describe('the PR loop', () => {
     expect(quiet.stdout).toContain('deploy/other: nothing would change; no PR comment (comment: changes)');
     expect(comments(12)).toHaveLength(0);
 
-    const [changed, reverted] = branch(
-      'flip',
-      shas.initial,
-      { 'deploy/other/config.yaml': cm('other-config', 'red') },
-      { 'deploy/other/config.yaml': cm('other-config', 'blue'), 'deploy/other/README.md': '# other\n' },
-    );
+    const [changed] = branch('flip', shas.initial, { 'deploy/other/config.yaml': cm('other-config', 'red') });
     gh.state.pulls.set(13, { base: shas.initial, head: changed });
-    expect((await pr(13, 'flip')).code).toBe(0);
-    expect(comments(13)).toHaveLength(1);
+    const first = await pr(13, 'flip');
+    expect(first.code, first.stdout).toBe(0);
+    expect(comments(13), first.stdout).toHaveLength(1);
     expect(comments(13)[0].body).toContain('### Preview');
+    // the next push to the pull request reverts the change (the README edit keeps the package touched)
+    const [reverted] = branch('flip', changed, {
+      'deploy/other/config.yaml': cm('other-config', 'blue'),
+      'deploy/other/README.md': '# other\n',
+    });
     gh.state.pulls.set(13, { base: shas.initial, head: reverted });
     const second = await pr(13, 'flip');
     expect(second.code, second.stdout).toBe(0);
@@ -156,18 +157,16 @@ describe('the PR loop', () => {
   });
 
   it('updates the comment of a package the pull request no longer changes', async () => {
-    const [both, one] = branch(
-      'both',
-      shas.initial,
-      {
-        'deploy/app/config.yaml': cm('app-config', 'red'),
-        'deploy/other/config.yaml': cm('other-config', 'red'),
-      },
-      { 'deploy/other/config.yaml': cm('other-config', 'blue') },
-    );
+    const [both] = branch('both', shas.initial, {
+      'deploy/app/config.yaml': cm('app-config', 'red'),
+      'deploy/other/config.yaml': cm('other-config', 'red'),
+    });
     gh.state.pulls.set(14, { base: shas.initial, head: both });
-    expect((await pr(14, 'both')).code).toBe(0);
-    expect(comments(14)).toHaveLength(2);
+    const two = await pr(14, 'both');
+    expect(two.code, two.stdout).toBe(0);
+    expect(comments(14), two.stdout).toHaveLength(2);
+    // the next push takes the change of deploy/other back
+    const [one] = branch('both', both, { 'deploy/other/config.yaml': cm('other-config', 'blue') });
     gh.state.pulls.set(14, { base: shas.initial, head: one });
     const run = await pr(14, 'both');
     expect(run.code, run.stdout).toBe(0);
@@ -203,12 +202,21 @@ describe('the PR loop', () => {
     const [head] = branch('drift', shas.keys, { 'deploy/app/config.yaml': cm('app-config', 'purple') });
     gh.state.pulls.set(15, { base: shas.keys, head });
     expect((await pr(15, 'drift')).code).toBe(0);
-    // someone edits the object by hand after the review
+    // after the review, another run (say a hotfix applied from a laptop) sets another value with the same
+    // field manager, so the apply itself meets no conflict: only the plan differs from the reviewed one
+    const live = (await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/app-config`)).body as {
+      metadata: { annotations: Record<string, string> };
+    };
     const patched = await api.request(
       'PATCH',
-      `/api/v1/namespaces/${ns}/configmaps/app-config`,
-      { data: { color: 'orange' } },
-      'application/merge-patch+json',
+      `/api/v1/namespaces/${ns}/configmaps/app-config?fieldManager=kpt-live-action&force=true`,
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'app-config', namespace: ns, annotations: live.metadata.annotations },
+        data: { color: 'orange' },
+      },
+      'application/apply-patch+yaml',
     );
     expect(patched.status).toBe(200);
     git(repo.work, 'merge', '-q', '--ff-only', 'drift');
@@ -229,7 +237,7 @@ describe('the PR loop', () => {
     );
     expect(warned.summary).toContain('Plan changed since review');
     expect(warned.summary).toContain('ConfigMap/app-config');
-    expect(await color('app-config')).toBe('purple');
+    expect(await color('app-config'), warned.stdout).toBe('purple');
     const body = comments(15)[0].body;
     expect(body).toContain('✅ applied');
     expect(body).toContain('The plan changed since this pull request was reviewed');
