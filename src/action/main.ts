@@ -1,19 +1,13 @@
 import * as core from '@actions/core';
 import { isBlockedOutcome, isFailedOutcome } from '../apply/run-result.js';
 import { collectSecretValues } from '../preview/redact.js';
-import { previewMarker, renderPreviewMarkdown } from '../report/preview-markdown.js';
 import { type PackageRunResult, runPackage } from '../run/run-package.js';
+import { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
-import {
-  createOctokit,
-  type EventContext,
-  type GitHubClient,
-  isDefaultBranchPush,
-  readEventContext,
-  upsertPreviewComment,
-} from './github/index.js';
+import { createOctokit, type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
+import { PreviewComments } from './preview-comments.js';
 import { runRemovedPackage } from './removed-package.js';
 import { eventLogger, reportPackage } from './report-package.js';
 import { packageResultJson, totals } from './result-json.js';
@@ -46,7 +40,10 @@ export async function run(): Promise<void> {
       core.info(`packages: ${units.map((u) => u.path).join(', ') || '(none)'}`);
       return;
     }
+    const comments = new PreviewComments(inputs, ctx, octokit);
+    const feedback = mode === 'apply' && ctx.push ? new ApplyFeedback(inputs, ctx, octokit) : undefined;
     if (units.length === 0) {
+      if (mode === 'preview') await comments.finish([]);
       core.info('no kpt package with inventory info is touched by this change: nothing to do');
       setOutputs([]);
       return;
@@ -84,6 +81,7 @@ export async function run(): Promise<void> {
               allowStale: inputs.allowStale,
             },
             onProgress: (line) => core.info(line),
+            onPlanned: feedback?.planCheck(unit.path),
             previewContext: {
               cluster: conn.access.clusterName,
               commit: ctx.pullRequest?.headSha ?? ctx.sha,
@@ -93,14 +91,17 @@ export async function run(): Promise<void> {
           });
         }
         core.endGroup();
-        const summary = reportPackage(result, secrets);
+        const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
         await core.summary.addRaw(summary, true).write();
-        if (result.preview && mode === 'preview') await comment(inputs, ctx, octokit, result);
+        if (result.preview && mode === 'preview') await comments.onPreview(result);
+        if (feedback && mode === 'apply') await feedback.report(result, secrets);
         results.push(result);
       }
     } finally {
       conn.client.close();
     }
+    if (mode === 'preview' && !abort.signal.aborted)
+      await comments.finish([...units.map((u) => u.path), ...results.map((r) => r.path)]);
     setOutputs(results);
     const bad = results.filter((r) => r.outcome !== 'success');
     if (abort.signal.aborted) core.setFailed('cancelled: stopped starting new work; the inventory was saved');
@@ -140,35 +141,6 @@ function describeFailure(r: PackageRunResult): string {
     return parts.join('; ') || 'failed';
   }
   return 'failed';
-}
-
-async function comment(
-  inputs: ActionInputs,
-  ctx: EventContext,
-  octokit: GitHubClient | undefined,
-  r: PackageRunResult,
-) {
-  if (!inputs.comment || !ctx.pullRequest) return;
-  if (!octokit) {
-    core.notice('no github-token: skipping the PR comment (the job summary has the preview)');
-    return;
-  }
-  const marker = previewMarker(r.path);
-  const body = renderPreviewMarkdown(r.preview!);
-  try {
-    const res = await upsertPreviewComment(octokit, {
-      owner: ctx.owner,
-      repo: ctx.repo,
-      issueNumber: ctx.pullRequest.number,
-      marker,
-      body,
-    });
-    if (res.action === 'skipped')
-      core.notice(`PR comment skipped: ${res.reason} (the job summary has the preview)`);
-    else core.info(`PR comment ${res.action}${res.url ? `: ${res.url}` : ''}`);
-  } catch (err) {
-    core.warning(`could not write the PR comment: ${(err as Error).message}`);
-  }
 }
 
 function setOutputs(results: PackageRunResult[]) {

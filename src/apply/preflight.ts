@@ -43,6 +43,8 @@ export async function preflight(state: RunState): Promise<PreflightRejection[]> 
       if (d?.action === 'error')
         rejections.push({ id, message: d.reason ?? 'rejected', unanswered: d.unanswered });
       else if (d?.action === 'unchanged' && d.object) state.preflightUnchanged.set(idKey(id), d.object);
+      // what the pre-flight decided for each existing object, for the reviewed-plan comparison
+      if (d?.object && state.live.get(idKey(id))) state.preflightDryRuns.set(idKey(id), d.object);
     },
   );
   return rejections;

@@ -30,6 +30,8 @@ export interface RunState {
   applied: Map<string, AppliedObject>;
   /** Ids whose pre-flight dry-run returned the live object unchanged (their apply would be a no-op): that object. */
   preflightUnchanged: Map<string, KubeObject>;
+  /** Every existing object's pre-flight dry-run result, by idKey (the plan-drift check reads it). */
+  preflightDryRuns: Map<string, KubeObject>;
   deleted: Set<string>;
   /** Deleted ids the server removed with the DELETE itself (it answered Success): no need to wait for them. */
   gone: Set<string>;
@@ -74,6 +76,7 @@ export function newRunState(
     outcomes: new Map(),
     applied: new Map(),
     preflightUnchanged: new Map(),
+    preflightDryRuns: new Map(),
     deleted: new Set(),
     gone: new Set(),
     abandoned: new Set(),

@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from '../common/version.js';
 import { PackageFailure } from '../package/package-error.js';
 import { type CliContext, CliError, type ExitCode, printError } from './cli-io.js';
 import { addDriftFlags, runDrift } from './drift-command.js';
@@ -37,6 +38,7 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
     .description(
       'Preview, apply and destroy kpt packages the way `kpt live` does: waves, server-side apply, ResourceGroup inventory, pruning, reconcile waits.',
     )
+    .version(VERSION, '-V, --version', 'print the version of kpt-live')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),

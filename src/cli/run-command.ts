@@ -123,7 +123,7 @@ export function runActuation(
         repoRoot: loc.root,
         defaultNamespace,
         options,
-        history: cliHistory(loc.root, flags),
+        history: await cliHistory(loc.root, flags),
         signal: ctx.signal,
         emit: (e) => {
           printer.event(e);

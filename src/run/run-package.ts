@@ -57,6 +57,8 @@ export interface RunPackageOptions {
   history?: HistoryOptions;
   /** Called once the package is loaded and valid, before anything runs (e.g. to learn its Secret values). */
   onPrepared?: (prepared: PreparedPackage) => void;
+  /** Apply: the pre-flight's plan, before the first write; throwing refuses the run (see ApplyRequest). */
+  onPlanned?: ApplyRequest['onPlanned'];
 }
 
 export interface HistoryOptions {
@@ -170,7 +172,7 @@ export async function runPackage(
     };
     const run =
       mode === 'apply'
-        ? await runApply({ ...req, objects: prepared.objects, afterRun })
+        ? await runApply({ ...req, objects: prepared.objects, afterRun, onPlanned: o.onPlanned })
         : await runDestroy({ ...req, afterRun });
     result.run = run;
     result.outcome = run.outcome;

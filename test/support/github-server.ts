@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 
 /**
  * A local stand-in for the GitHub REST endpoints the action calls (PR files, compare, issue comments,
- * issues listed by label, created, edited, closed and reopened, and labels),
+ * issues listed by label, created, edited, closed and reopened, labels, the pull requests of a commit),
  * on 127.0.0.1 with a random port. It behaves like GitHub where the action depends on it: pagination
  * (`per_page` default 30, max 100, `page`, a `Link` header with first/prev/next/last), the 3,000-file cap
  * of PR files and the 300-file cap of compare, `token X`/`Bearer X` auth (401 without a known token,
@@ -79,6 +79,8 @@ export interface GitHubServerState {
   /** Label name (lower-cased) → label. */
   labels: Map<string, ServerLabel>;
   nextIssueNumber: number;
+  /** Commit SHA → the pull requests `GET /commits/{sha}/pulls` lists for it (merged ones carry `merged_at`). */
+  commitPulls: Map<string, { number: number; merged_at: string | null; state?: 'open' | 'closed' }[]>;
 }
 
 export interface RecordedRequest {
@@ -182,6 +184,7 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     issues: new Map(),
     labels: new Map(),
     nextIssueNumber: 1,
+    commitPulls: new Map(),
   };
   state.nextIssueNumber =
     Math.max(0, ...state.pulls.keys(), ...Object.keys(opts.comments ?? {}).map(Number)) + 1;
@@ -376,6 +379,16 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
       const label = state.labels.get(decodeURIComponent(oneLabel[1]).toLowerCase());
       if (!label) throw new HttpError(404, 'Not Found');
       return label;
+    }
+    const commitPulls = method === 'GET' ? rest.match(/^commits\/([^/]+)\/pulls$/) : null;
+    if (commitPulls) {
+      const pulls = (state.commitPulls.get(decodeURIComponent(commitPulls[1])) ?? []).map((p) => ({
+        number: p.number,
+        state: p.state ?? (p.merged_at ? 'closed' : 'open'),
+        merged_at: p.merged_at,
+        html_url: `https://github.test/${state.owner}/${state.repo}/pull/${p.number}`,
+      }));
+      return page(res, u.pathname, u.searchParams, pulls);
     }
     if (pullFiles) {
       const r = pullFiles;

@@ -28,10 +28,16 @@ export { type EventContext, isDefaultBranchPush, type PullRequestInfo, readEvent
 export { globToRegExp, resolveExplicitPackages } from './explicit-packages.js';
 export { GitError, isZeroSha } from './git.js';
 export { readInventoryAtCommit, unitsAtCommit } from './inventory-at-commit.js';
+export { type MergedPull, mergedPullsOf } from './merged-pulls.js';
 export { apiBaseUrl, createOctokit, type GitHubClient, httpStatusOf } from './octokit.js';
 export {
+  type CommentThread,
+  findMarkedComment,
+  type ListedComment,
   pickMarkedComment,
+  readCommentThread,
   type UpsertCommentInput,
   type UpsertCommentResult,
   upsertPreviewComment,
+  writeMarkedComment,
 } from './pr-comment.js';

@@ -28,7 +28,10 @@ describe('parseInputs', () => {
       exitEarly: false,
       defaultUpdateStrategy: '',
     });
-    expect(i.comment).toBe(true);
+    expect(i.comment).toBe('changes');
+    expect(i.commentKey).toBe('');
+    expect(i.commentOnApply).toBe(true);
+    expect(i.planDrift).toBe('warn');
     expect(i.historyLimit).toBe(20);
     expect(i.driftIssue).toBe(false);
     expect(i.failOnDrift).toBe(false);
@@ -69,6 +72,27 @@ describe('parseInputs', () => {
     }
     withInputs({ preflight: 'some' });
     expect(() => parseInputs()).toThrow(/Invalid input 'preflight': "some" \(accepted: auto, all, off\)/);
+  });
+
+  it('reads the comment mode: changes by default, always/never, and true/false as always/never', () => {
+    for (const [given, mode] of [
+      ['changes', 'changes'],
+      ['always', 'always'],
+      ['never', 'never'],
+      ['true', 'always'],
+      ['false', 'never'],
+    ]) {
+      withInputs({ comment: given });
+      expect(parseInputs().comment, given).toBe(mode);
+    }
+  });
+
+  it('reads comment-key, comment-on-apply and plan-drift', () => {
+    withInputs({ 'comment-key': ' prod-eu ', 'comment-on-apply': 'false', 'plan-drift': 'fail' });
+    const i = parseInputs();
+    expect(i.commentKey).toBe('prod-eu');
+    expect(i.commentOnApply).toBe(false);
+    expect(i.planDrift).toBe('fail');
   });
 
   it('reads every setting', () => {
@@ -116,6 +140,12 @@ describe('parseInputs', () => {
     ['wait-for-controller', 'soon', /Invalid input 'wait-for-controller'/],
     ['history-limit', '0', /Invalid input 'history-limit'/],
     ['apply-default-update-strategy', 'replace', /Invalid input 'apply-default-update-strategy'/],
+    ['comment', 'sometimes', /Invalid input 'comment': "sometimes" \(accepted: changes, always, never\)/],
+    ['plan-drift', 'error', /Invalid input 'plan-drift': "error" \(accepted: warn, fail, ignore\)/],
+    ['comment-on-apply', 'maybe', /Invalid input 'comment-on-apply': "maybe" \(accepted: true, false\)/],
+    ['comment-key', 'prod -->', /Invalid input 'comment-key': "prod -->"/],
+    ['comment-key', 'prod\neu', /Invalid input 'comment-key': "prod\\neu"/],
+    ['comment-key', '<!-- x', /Invalid input 'comment-key'/],
   ])('rejects %s=%s naming the input and the accepted values', (name, value, message) => {
     withInputs({ [name]: value });
     expect(() => parseInputs()).toThrow(message);

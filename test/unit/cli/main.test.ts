@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src/cli/cli-io.js';
 import { main } from '../../../src/cli/main.js';
+import { VERSION } from '../../../src/common/version.js';
 
 /** Runs the CLI in-process with collected output; no command here reaches a cluster. */
 async function cli(args: string[]) {
@@ -23,6 +25,14 @@ const missingKubeconfig = ['--kubeconfig', path.join(os.tmpdir(), 'kpt-live-no-s
 const pastParsing = `error: cannot use the kubeconfig: kubeconfig not found: ${path.join(os.tmpdir(), 'kpt-live-no-such-kubeconfig')}\n`;
 
 describe('kpt-live main', () => {
+  it('--version prints the package version, exit 0', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    expect(VERSION).toBe(pkg.version);
+    const r = await cli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+  });
+
   it('--help lists every command and the exit codes, exit 0', async () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
