@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Connection } from '../../src/kube/connect.js';
-import { adminClient, createNamespace } from '../support/cluster.js';
+import { type AuditEvent, auditOffset, flushAudit } from '../support/audit-log.js';
+import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
 import { productClient } from '../support/engine.js';
 import { fixturesDir, packageCopy } from '../support/packages.js';
 import { actions, runPkg } from '../support/run.js';
@@ -85,6 +86,8 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
     it(
       'applies it with server-side apply: every object created and Current, Jobs complete',
       async () => {
+        const auditLog = controlPlane().auditLogPath;
+        const offset = auditOffset(auditLog);
         const { result, events } = await runPkg(conn, pkg, 'apply', { waitForJobs: true }, ns);
         expect(result.error).toBeUndefined();
         expect(result.exitCode).toBe(0);
@@ -108,6 +111,31 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
         // the Service's ports carry no protocol in the package: the server defaulted it
         const svc = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/services/platform-api`);
         expect(svc.body.spec.ports.map((p: Obj) => p.protocol)).toEqual(['TCP', 'TCP']);
+        // the webhook was called for the MonitoringStack, could not be reached, and failed open
+        const audited = (await flushAudit(api, auditLog, offset)) as (AuditEvent & {
+          annotations?: Record<string, string>;
+        })[];
+        const failedOpen = audited.filter(
+          (e) =>
+            e.objectRef?.resource === 'monitoringstacks' &&
+            Object.entries(e.annotations ?? {}).some(
+              ([k, v]) =>
+                k.startsWith('failed-open.validating.webhook.admission.k8s.io/') &&
+                v === 'monitoringstacks.policy.platform.example.com',
+            ),
+        );
+        expect(failedOpen.length).toBeGreaterThan(0);
+        expect(
+          failedOpen.every((e) => e.responseStatus?.code === 200 || e.responseStatus?.code === 201),
+        ).toBe(true);
+        // ... and for nothing else
+        expect(
+          audited.filter(
+            (e) =>
+              e.objectRef?.resource !== 'monitoringstacks' &&
+              Object.keys(e.annotations ?? {}).some((k) => k.startsWith('failed-open.validating.webhook')),
+          ),
+        ).toEqual([]);
       },
       slow,
     );
