@@ -19,12 +19,15 @@ type Obj = Record<string, any>;
  * current servers serve. One package taken through apply, preview, status and destroy, in that order.
  */
 const crdDir = path.join(fixturesDir, 'packages/platform/crds');
-const crdFiles = fs.readdirSync(crdDir).sort();
-const crds = crdFiles.map((f) => parse(fs.readFileSync(path.join(crdDir, f), 'utf8')) as Obj);
+const crdNames = [
+  'databaseclusters.data.example.com',
+  'logpipelines.observability.example.com',
+  'monitoringstacks.observability.example.com',
+];
 
 // every object of the package, as `kind/name`
 const expected = [
-  ...crds.map((c) => `CustomResourceDefinition/${c.metadata.name}`),
+  ...crdNames.map((n) => `CustomResourceDefinition/${n}`),
   'MonitoringStack/platform',
   'LogPipeline/cluster-logs',
   'LogPipeline/audit-logs',
@@ -51,7 +54,13 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
     const api = adminClient();
     let ns: string;
     let pkg: ReturnType<typeof packageCopy>;
+    let crds: Obj[];
     beforeAll(async () => {
+      // read here, not at import: on an older server the whole group is left out
+      crds = fs
+        .readdirSync(crdDir)
+        .sort()
+        .map((f) => parse(fs.readFileSync(path.join(crdDir, f), 'utf8')) as Obj);
       conn = await productClient();
       ns = await createNamespace(api, 'platform');
       pkg = packageCopy('packages/platform', ns);
@@ -59,7 +68,7 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
     afterAll(() => conn.client.close());
 
     it('has CRDs that client-side apply could not write: the server refuses their last-applied annotation', async () => {
-      expect(crds.length).toBeGreaterThanOrEqual(3);
+      expect(crds.map((c) => c.metadata.name).sort()).toEqual(crdNames);
       for (const crd of crds) {
         // what `kubectl apply` (client-side) would send on create: the object plus itself as an annotation
         const json = JSON.stringify(crd);
@@ -79,7 +88,7 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
         expect(res.status, crd.metadata.name).toBe(422);
         expect(res.body.message).toMatch(/metadata\.annotations: Too long/);
       }
-      const largest = Math.max(...crdFiles.map((f) => fs.statSync(path.join(crdDir, f)).size));
+      const largest = Math.max(...fs.readdirSync(crdDir).map((f) => fs.statSync(path.join(crdDir, f)).size));
       expect(largest).toBeGreaterThan(1_000_000);
     });
 
