@@ -120,6 +120,12 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
         // the Service's ports carry no protocol in the package: the server defaulted it
         const svc = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/services/platform-api`);
         expect(svc.body.spec.ports.map((p: Obj) => p.protocol)).toEqual(['TCP', 'TCP']);
+        // ... and the CRD's schema default filled in the custom resource's (a list-map key)
+        const stack = await api.request<Obj>(
+          'GET',
+          `/apis/observability.example.com/v1/namespaces/${ns}/monitoringstacks/platform`,
+        );
+        expect(stack.body.spec.containers[0].ports[0].protocol).toBe('TCP');
         // the webhook was called for the MonitoringStack, could not be reached, and failed open
         const audited = (await flushAudit(api, auditLog, offset)) as (AuditEvent & {
           annotations?: Record<string, string>;
