@@ -46,6 +46,8 @@ const expected = [
 ].sort();
 
 const slow = 300_000;
+// megabytes of CRDs on 2 shared cores: wait longer than the helpers' defaults before calling it a failure
+const patient = { reconcileTimeoutMs: 200_000, pruneTimeoutMs: 200_000 };
 
 describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
   'a realistic platform package',
@@ -97,7 +99,7 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
       async () => {
         const auditLog = controlPlane().auditLogPath;
         const offset = auditOffset(auditLog);
-        const { result, events } = await runPkg(conn, pkg, 'apply', { waitForJobs: true }, ns);
+        const { result, events } = await runPkg(conn, pkg, 'apply', { ...patient, waitForJobs: true }, ns);
         expect(result.error).toBeUndefined();
         expect(result.exitCode).toBe(0);
         expect(actions(events).sort()).toEqual(expected.map((o) => `apply ${o} Successful created`).sort());
@@ -217,7 +219,7 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
     it(
       'destroys it, returning only once every object, the CRDs included, is gone',
       async () => {
-        const { result, events } = await runPkg(conn, pkg, 'destroy', {}, ns);
+        const { result, events } = await runPkg(conn, pkg, 'destroy', patient, ns);
         expect(result.error).toBeUndefined();
         expect(result.exitCode).toBe(0);
         expect(actions(events).sort()).toEqual(expected.map((o) => `delete ${o} Successful`).sort());
