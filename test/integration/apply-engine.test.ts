@@ -23,7 +23,7 @@ kind: Service
 metadata: {name: service-1}
 spec:
   selector: {app: one}
-  ports: [{port: 80, protocol: TCP}]
+  ports: [{port: 80, protocol: TCP}]  # protocol spelled out: this also runs on Kubernetes 1.20, whose server-side apply rejects a port without it
 ---
 apiVersion: apps/v1
 kind: Deployment

@@ -49,7 +49,7 @@ kind: Service
 metadata: {name: web}
 spec:
   selector: {app: web}
-  ports: [{name: http, port: 80, targetPort: 8080, protocol: TCP}]
+  ports: [{name: http, port: 80, targetPort: 8080, protocol: TCP}]  # protocol spelled out: this also runs on Kubernetes 1.20, whose server-side apply rejects a port without it
 `;
 const secret = `apiVersion: v1
 kind: Secret

@@ -18,7 +18,7 @@ metadata:
   name: db
 ${strategy ? `  annotations: {kapp.k14s.io/update-strategy: ${strategy}}\n` : ''}spec:
   clusterIP: ${clusterIP}
-  ports: [{port: 5432, protocol: TCP}]
+  ports: [{port: 5432, protocol: TCP}]  # protocol spelled out: this also runs on Kubernetes 1.20, whose server-side apply rejects a port without it
 `;
 const job = (image: string, strategy?: string) => `apiVersion: batch/v1
 kind: Job

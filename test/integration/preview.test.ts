@@ -73,6 +73,8 @@ describe('preview', () => {
   });
 
   it("previews the seeds' pruning example as one create and one prune, and apply then does exactly that", async () => {
+    // the Service spells out `protocol`: this test also runs on Kubernetes 1.20, whose server-side apply
+    // rejects a port without it (current servers default it; the engine does not invent fields)
     const pkg = inlinePackage(ns, {
       'a.yaml': cm('config-map-1'),
       'svc.yaml': `apiVersion: v1\nkind: Service\nmetadata: {name: service-1}\nspec: {ports: [{port: 80, protocol: TCP}]}\n`,
