@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes sure kube-apiserver, kube-controller-manager, kube-scheduler (1.20.2) and etcd are available,
-# and prints the directory that holds them on stdout (progress goes to stderr).
+# Makes sure kube-apiserver, kube-controller-manager, kube-scheduler (1.20.2) and etcd are available
+# (and squid, the forward proxy of the connection tests), and prints the directory that holds them on stdout (progress goes to stderr).
 #
 # Order of preference:
 #   1. $KUBEBUILDER_ASSETS (envtest convention) or PATH, when they hold kube-apiserver + etcd
@@ -48,6 +48,12 @@ link_etcd() {
     ln -sf "$(command -v etcd)" "$dir/etcd"
   fi
 }
+
+# squid: the forward proxy the connection tests put in front of the API server (test/support/squid.ts).
+# Installed here, with the control plane's other Debian packages, so that tests never install anything.
+if ! command -v squid >/dev/null && [ ! -x /usr/sbin/squid ]; then
+  apt_install squid || log "could not install squid: the proxy tests (test/integration/connect-proxy.test.ts) will fail"
+fi
 
 # 1. KUBEBUILDER_ASSETS or PATH
 if [ -n "${KUBEBUILDER_ASSETS:-}" ] && have_all "$KUBEBUILDER_ASSETS"; then
