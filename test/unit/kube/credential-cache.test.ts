@@ -77,7 +77,7 @@ describe('cachedCredential', () => {
 
   it('a failed fetch is not cached: the next caller tries again', async () => {
     let n = 0;
-    const c = cachedCredential(async () => {
+    const c = cachedCredential(async (): Promise<{ n: number; expiresAt?: number }> => {
       n++;
       if (n === 1) throw new Error('plugin failed');
       return { n };
