@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type https from 'node:https';
+import { KubeConfig } from '@kubernetes/client-node';
 import { type CachedCredential, cachedCredential } from './credential-cache.js';
 import { type ExecResult, runExecPlugin } from './exec-plugin.js';
 import type { ClusterAccess } from './kube-config.js';
@@ -93,7 +94,7 @@ export function createCredentialProvider(
 
   let authProvider: ((opts: https.RequestOptions) => Promise<void>) | undefined;
   const authProviderHeaders = async (): Promise<Record<string, string>> => {
-    if (!authProvider) authProvider = await clientNodeAuth(access);
+    if (!authProvider) authProvider = clientNodeAuth(access);
     const opts: https.RequestOptions = {};
     await authProvider(opts);
     const h: Record<string, string> = {};
@@ -160,8 +161,7 @@ function b64(data: string): string {
 }
 
 /** Legacy `auth-provider` users (oidc, azure, gcp): client-node works out their headers, as before. */
-async function clientNodeAuth(access: ClusterAccess): Promise<(opts: https.RequestOptions) => Promise<void>> {
-  const { KubeConfig } = await import('@kubernetes/client-node');
+function clientNodeAuth(access: ClusterAccess): (opts: https.RequestOptions) => Promise<void> {
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: access.cluster.name, server: access.cluster.server, skipTLSVerify: true }],
