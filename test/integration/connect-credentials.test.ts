@@ -37,6 +37,51 @@ describe('connection credentials', () => {
   };
   const cmRef = (name: string) => ({ apiVersion: 'v1', group: '', kind: 'ConfigMap', namespace: ns, name });
 
+  const tokenFor = async (sa: string) => {
+    const res = await api.request<{ status: { token: string } }>(
+      'POST',
+      `/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`,
+      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
+    );
+    expect(res.status).toBe(201);
+    return res.body.status.token;
+  };
+  const serviceAccount = async (name: string) => {
+    expect(
+      (
+        await api.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+          apiVersion: 'v1',
+          kind: 'ServiceAccount',
+          metadata: { name },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+          apiVersion: 'rbac.authorization.k8s.io/v1',
+          kind: 'ClusterRoleBinding',
+          metadata: { name: `${ns}-${name}` },
+          roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+          subjects: [{ kind: 'ServiceAccount', name, namespace: ns }],
+        })
+      ).status,
+    ).toBe(201);
+    const token = await tokenFor(name);
+    // the RBAC authorizer learns of the binding from a watch: wait until it lets the token read
+    const client = createRestClient(cp.server, token);
+    await eventually(async () =>
+      (await client.request('GET', `/api/v1/namespaces/${ns}/configmaps`)).status === 200 ? true : undefined,
+    );
+    return token;
+  };
+  /** Revokes a service account's tokens (deletes it) and waits until the server refuses `token`. */
+  const revoke = async (sa: string, token: string) => {
+    expect((await api.request('DELETE', `/api/v1/namespaces/${ns}/serviceaccounts/${sa}`)).status).toBe(200);
+    const client = createRestClient(cp.server, token);
+    await eventually(async () => ((await client.request('GET', '/api')).status === 401 ? true : undefined));
+  };
+
   beforeAll(async () => {
     ns = await createNamespace(api, 'creds');
   });
@@ -97,7 +142,29 @@ describe('connection credentials', () => {
       expect(counter.runs()).toBe(2);
     });
 
-    it('a 401 triggers exactly one new run, shared by all the requests that got it, and the run goes on', async () => {
+    it('a 401 triggers exactly one new run, shared by the 32 requests in flight that got it', async () => {
+      const counter = pluginCounter();
+      const oldToken = await serviceAccount('exec-old');
+      const newToken = await serviceAccount('exec-new');
+      const conn = await open(
+        kubeconfigYaml(
+          cluster,
+          execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_TOKENS: `${oldToken},${newToken}` }),
+        ),
+      );
+      expect(await conn.client.get(cmRef('absent'))).toBeUndefined();
+      expect(counter.runs()).toBe(1);
+      // the cached token (no expiry) is revoked behind the client's back: every request of the burst gets a 401
+      await revoke('exec-old', oldToken);
+      const burst = await Promise.all(Array.from({ length: 32 }, () => conn.client.get(cmRef('absent'))));
+      expect(burst).toEqual(Array(32).fill(undefined));
+      expect(counter.runs()).toBe(2);
+      const pkg = inlinePackage(ns, { 'a.yaml': cm('after-401') });
+      expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
+      expect(counter.runs()).toBe(2);
+    });
+
+    it('a token refused from the start is refreshed once, and the run goes on', async () => {
       const counter = pluginCounter();
       const conn = await open(
         kubeconfigYaml(
@@ -105,11 +172,7 @@ describe('connection credentials', () => {
           execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_TOKENS: `revoked-token,${cp.adminToken}` }),
         ),
       );
-      expect(counter.runs()).toBe(1);
-      const burst = await Promise.all(Array.from({ length: 32 }, () => conn.client.get(cmRef('absent'))));
-      expect(burst).toEqual(Array(32).fill(undefined));
-      expect(counter.runs()).toBe(2);
-      const pkg = inlinePackage(ns, { 'a.yaml': cm('after-401') });
+      const pkg = inlinePackage(ns, { 'a.yaml': cm('first-401') });
       expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
       expect(counter.runs()).toBe(2);
     });
@@ -153,38 +216,6 @@ describe('connection credentials', () => {
   describe('in-cluster service account', () => {
     let saDir: string;
     const home = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-home-'));
-    const tokenFor = async (sa: string) => {
-      const res = await api.request<{ status: { token: string } }>(
-        'POST',
-        `/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`,
-        { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
-      );
-      expect(res.status).toBe(201);
-      return res.body.status.token;
-    };
-    const serviceAccount = async (name: string) => {
-      expect(
-        (
-          await api.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
-            apiVersion: 'v1',
-            kind: 'ServiceAccount',
-            metadata: { name },
-          })
-        ).status,
-      ).toBe(201);
-      expect(
-        (
-          await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-            apiVersion: 'rbac.authorization.k8s.io/v1',
-            kind: 'ClusterRoleBinding',
-            metadata: { name: `${ns}-${name}` },
-            roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-            subjects: [{ kind: 'ServiceAccount', name, namespace: ns }],
-          })
-        ).status,
-      ).toBe(201);
-      return tokenFor(name);
-    };
     const env = () => ({
       HOME: home,
       KUBERNETES_SERVICE_HOST: '127.0.0.1',
@@ -217,11 +248,7 @@ describe('connection credentials', () => {
       // rotate: the new token in the file, the old one revoked (its service account deleted)
       fs.writeFileSync(path.join(saDir, 'token.tmp'), newToken);
       fs.renameSync(path.join(saDir, 'token.tmp'), path.join(saDir, 'token'));
-      expect(
-        (await api.request('DELETE', `/api/v1/namespaces/${ns}/serviceaccounts/rotating-old`)).status,
-      ).toBe(200);
-      const old = createRestClient(cp.server, oldToken);
-      await eventually(async () => ((await old.request('GET', '/api')).status === 401 ? true : undefined));
+      await revoke('rotating-old', oldToken);
       const pkg = inlinePackage(ns, { 'a.yaml': cm('after-rotation') });
       const { result } = await runPkg(conn, pkg, 'apply', {}, ns);
       expect(result.error).toBeUndefined();
