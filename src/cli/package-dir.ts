@@ -1,7 +1,5 @@
 import path from 'node:path';
 import { type Connection, connect } from '../kube/connect.js';
-import { ExecPluginError } from '../kube/exec-plugin.js';
-import { KubeConfigError } from '../kube/kube-config.js';
 import { type CliContext, CliError } from './cli-io.js';
 
 /** A DIR argument as the package model takes it: a root nothing is read outside of, and the path inside it. */
@@ -40,10 +38,7 @@ export async function connectCluster(
       setting: '--kubeconfig',
     });
   } catch (err) {
-    const message = (err as Error).message;
-    // kubeconfig and exec plugin errors say what is wrong on their own
-    if (err instanceof KubeConfigError || err instanceof ExecPluginError) throw new CliError(message, 1);
-    throw new CliError(`cannot use the kubeconfig: ${message}`, 1);
+    throw new CliError(`cannot use the kubeconfig: ${(err as Error).message}`, 1);
   }
 }
 
