@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRestClient, type RestClient } from './rest.js';
+import { knownControllers, serverFlags } from './server-flags.js';
 
 /**
  * A real Kubernetes control plane on loopback: etcd + kube-apiserver (RBAC, token auth, audit log) +
@@ -14,6 +15,8 @@ import { createRestClient, type RestClient } from './rest.js';
  */
 export interface ControlPlane {
   server: string;
+  /** The server's Kubernetes version, e.g. `1.37.2` (from `kube-apiserver --version`). */
+  version: string;
   /** kubeconfig for a cluster-admin user (context `admin`, namespace `default`). */
   kubeconfigPath: string;
   /** kubeconfig for `restricted-user`: no permissions until a test grants it a Role. */
@@ -31,8 +34,8 @@ export interface ControlPlane {
 export interface StartOptions {
   /** Log progress lines (first-run build notice, readiness). */
   log?: (line: string) => void;
-  /** Also start kube-scheduler (pods then get a node name; not needed by kstatus). */
-  scheduler?: boolean;
+  /** `current` (default), `oldest` or X.Y.Z; default `$K8S_VERSION`. See ensure-binaries.sh. */
+  version?: string;
   /**
    * The address kube-apiserver listens on (default `127.0.0.1`); an IPv6 one (`::1`) gives a server URL
    * `https://[::1]:PORT`, and the self-signed serving certificate then names that address too.
@@ -56,14 +59,23 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Runs ensure-binaries.sh and returns the directory holding the binaries. */
-export function ensureBinaries(log: (line: string) => void): string {
+/** Runs ensure-binaries.sh for one version and returns the directory holding the binaries. */
+export function ensureBinaries(log: (line: string) => void, version?: string): string {
   const script = path.join(here, 'ensure-binaries.sh');
   log(
     'checking for kube-apiserver, kube-controller-manager and etcd (the first run builds them: several minutes)',
   );
-  const out = execFileSync('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const env = { ...process.env, ...(version ? { K8S_VERSION: version } : {}) };
+  const out = execFileSync('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', env });
   return out.trim().split('\n').pop()!.trim();
+}
+
+/** `kube-apiserver --version` of the binaries in `bin`, as `1.37.2`. */
+export function binaryVersion(bin: string): string {
+  const out = execFileSync(path.join(bin, 'kube-apiserver'), ['--version'], { encoding: 'utf8' });
+  const m = /Kubernetes v(\d+\.\d+\.\d+)/.exec(out);
+  if (!m) throw new Error(`cannot read the version of ${bin}/kube-apiserver: ${out.trim()}`);
+  return m[1]!;
 }
 
 function kubeconfig(server: string, user: string, token: string): string {
@@ -99,7 +111,10 @@ rules:
 
 export async function startControlPlane(options: StartOptions = {}): Promise<ControlPlane> {
   const log = options.log ?? (() => {});
-  const bin = ensureBinaries(log);
+  const bin = ensureBinaries(log, options.version);
+  const version = binaryVersion(bin);
+  const kcmHelp = spawnSync(path.join(bin, 'kube-controller-manager'), ['--help'], { encoding: 'utf8' });
+  const flags = serverFlags(version, knownControllers(`${kcmHelp.stdout}${kcmHelp.stderr}`));
   const shm = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
   const workDir = fs.mkdtempSync(path.join(shm, 'kpt-live-cp-'));
   const children: ChildProcess[] = [];
@@ -159,7 +174,7 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
       '--authorization-mode=RBAC',
       '--service-cluster-ip-range=10.96.0.0/24',
       '--disable-admission-plugins=ServiceAccount',
-      '--insecure-port=0',
+      ...flags.apiserver,
       '--endpoint-reconciler-type=none',
       `--audit-policy-file=${path.join(workDir, 'audit-policy.yaml')}`,
       `--audit-log-path=${auditLogPath}`,
@@ -183,22 +198,14 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
       '--leader-elect=false',
       '--bind-address=127.0.0.1',
       '--secure-port=0',
-      '--port=0',
-      '--controllers=*,-nodelifecycle,-nodeipam,-route,-cloud-node-lifecycle,-service',
+      ...flags.controllerManager,
     ]);
-    if (options.scheduler) {
-      launch('kube-scheduler', [
-        `--kubeconfig=${kubeconfigPath}`,
-        '--leader-elect=false',
-        '--bind-address=127.0.0.1',
-        '--secure-port=0',
-        '--port=0',
-      ]);
-    }
-    log(`control plane ready at ${server} (kubeconfig ${kubeconfigPath})`);
+    await waitControllerManager(admin, children, logs);
+    log(`Kubernetes ${version} control plane ready at ${server} (kubeconfig ${kubeconfigPath})`);
 
     return {
       server,
+      version,
       kubeconfigPath,
       restrictedKubeconfigPath,
       adminToken,
@@ -234,6 +241,25 @@ async function waitReady(admin: RestClient, children: ChildProcess[], logs: stri
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`kube-apiserver did not become ready within 90s; see ${logs}`);
+}
+
+/** The controller-manager is working once its serviceaccount controller made `default/default`. */
+async function waitControllerManager(
+  admin: RestClient,
+  children: ChildProcess[],
+  logs: string,
+): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    const dead = children.find((c) => c.exitCode !== null);
+    if (dead) throw new Error(`${dead.spawnfile} exited early (code ${dead.exitCode}); see ${logs}`);
+    const res = await admin
+      .request('GET', '/api/v1/namespaces/default/serviceaccounts/default')
+      .catch(() => undefined);
+    if (res?.status === 200) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`kube-controller-manager did not start working within 90s; see ${logs}`);
 }
 
 function safeKill(pid: number, signal: NodeJS.Signals): void {

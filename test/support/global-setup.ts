@@ -16,6 +16,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     controlPlane: {
       server: string;
+      /** Kubernetes version of the test server, e.g. `1.37.2` (K8S_VERSION picks it). */
+      version: string;
       kubeconfigPath: string;
       restrictedKubeconfigPath: string;
       adminToken: string;
@@ -31,6 +33,7 @@ export async function setup(project: TestProject): Promise<void> {
   sim = await startKubeletSimulator(cp.admin);
   project.provide('controlPlane', {
     server: cp.server,
+    version: cp.version,
     kubeconfigPath: cp.kubeconfigPath,
     restrictedKubeconfigPath: cp.restrictedKubeconfigPath,
     adminToken: cp.adminToken,
