@@ -256,7 +256,7 @@ describe('connection credentials', () => {
     });
   });
 
-  describe('plain errors (exit 1, the message, no stack trace)', () => {
+  describe.concurrent('plain errors (exit 1, the message, no stack trace)', () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-errors-'));
     const pkgDir = inlinePackage('default', { 'a.yaml': cm('never-applied') }).dir;
     const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
