@@ -16,6 +16,7 @@ import {
 } from '../support/kubeconfigs.js';
 import { inlinePackage } from '../support/packages.js';
 import { runPkg } from '../support/run.js';
+import { itSince } from '../support/server-version.js';
 
 /**
  * Credentials as real clusters hand them out: exec plugins (counted: how often they run decides how fast
@@ -188,28 +189,33 @@ describe('connection credentials', () => {
   });
 
   describe('impersonation', () => {
-    it('sends as, as-uid and as-groups (as-groups decides what the impersonated user may do)', async () => {
-      const user = uniqueName('imp-user');
-      const withGroups = await open(
-        kubeconfigYaml(cluster, {
-          token: cp.adminToken,
-          as: user,
-          'as-uid': 'uid-1234',
-          'as-groups': ['system:masters', 'kpt-testers'],
-        }),
-      );
+    /** Applies a ConfigMap as `user` (impersonated by admin) and returns what the audit log says was impersonated. */
+    const applyAs = async (impersonation: Record<string, unknown>) => {
+      const conn = await open(kubeconfigYaml(cluster, { token: cp.adminToken, ...impersonation }));
       const offset = auditOffset(cp.auditLogPath);
       const pkg = inlinePackage(ns, { 'a.yaml': cm(uniqueName('imp')) });
-      expect((await runPkg(withGroups, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
+      expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
       const events = (await flushAudit(api, cp.auditLogPath, offset)) as unknown as {
         impersonatedUser?: { username: string; uid?: string; groups?: string[] };
       }[];
-      const seen = events.find((e) => e.impersonatedUser?.username === user)?.impersonatedUser;
-      expect(seen?.uid).toBe('uid-1234');
-      expect(seen?.groups).toEqual(expect.arrayContaining(['system:masters', 'kpt-testers']));
+      return events.find((e) => e.impersonatedUser?.username === impersonation.as)?.impersonatedUser;
+    };
 
+    it('sends as and as-groups (as-groups decides what the impersonated user may do)', async () => {
+      const user = uniqueName('imp-user');
+      const seen = await applyAs({ as: user, 'as-groups': ['system:masters', 'kpt-testers'] });
+      expect(seen?.groups).toEqual(expect.arrayContaining(['system:masters', 'kpt-testers']));
       const withoutGroups = await open(kubeconfigYaml(cluster, { token: cp.adminToken, as: user }));
       await expect(withoutGroups.client.get(cmRef('absent'))).rejects.toMatchObject({ code: 403 });
+    });
+
+    itSince(22, 'impersonating a UID (Impersonate-Uid)')('sends as-uid', async () => {
+      const seen = await applyAs({
+        as: uniqueName('imp-user'),
+        'as-uid': 'uid-1234',
+        'as-groups': ['system:masters'],
+      });
+      expect(seen?.uid).toBe('uid-1234');
     });
   });
 
@@ -256,7 +262,7 @@ describe('connection credentials', () => {
     });
   });
 
-  describe.concurrent('plain errors (exit 1, the message, no stack trace)', () => {
+  describe('plain errors (exit 1, the message, no stack trace)', () => {
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-errors-'));
     const pkgDir = inlinePackage('default', { 'a.yaml': cm('never-applied') }).dir;
     const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
@@ -274,23 +280,11 @@ describe('connection credentials', () => {
       expectPlain(await cli([]), /no kubeconfig: set --kubeconfig or KUBECONFIG/);
     });
 
-    it('a --kubeconfig that does not exist', async () => {
-      expectPlain(await cli(['--kubeconfig', 'nope.yaml']), /kubeconfig not found: .*nope\.yaml/);
-    });
-
     it('a broken kubeconfig', async () => {
       const file = tempFile('broken.yaml', 'clusters: [\n  - name: x\n');
       expectPlain(
         await cli([], { KUBECONFIG: file }),
         /broken kubeconfig \(.*broken\.yaml\): not valid YAML/,
-      );
-    });
-
-    it('an unknown context', async () => {
-      const file = tempFile('config', kubeconfigYaml(cluster, { token: cp.adminToken }));
-      expectPlain(
-        await cli(['--kubeconfig', file, '--context', 'staging']),
-        /context "staging" not found in kubeconfig \(known: test\)/,
       );
     });
 
@@ -305,20 +299,24 @@ describe('connection credentials', () => {
       expect(r.out).toContain('the SSO session has expired; run `corp-login` and try again');
     });
 
-    it('an exec plugin that is not installed, with its installHint', async () => {
-      const file = tempFile(
-        'config',
-        kubeconfigYaml(cluster, {
-          exec: {
-            apiVersion: 'client.authentication.k8s.io/v1beta1',
-            command: 'kpt-live-no-such-plugin',
-            installHint: 'install it with: brew install kpt-live-no-such-plugin',
-          },
-        }),
+    // the same errors in process (the CLI and the action print them as above, one process each is slow here)
+    it('a --kubeconfig that does not exist, an unknown context, a plugin that is not installed', async () => {
+      await expect(connect({ kubeconfigPath: path.join(work, 'nope.yaml'), env: {} })).rejects.toThrow(
+        /^kubeconfig not found: .*nope\.yaml$/,
       );
-      expectPlain(
-        await cli(['--kubeconfig', file]),
-        /exec plugin kpt-live-no-such-plugin: command not found\ninstall it with: brew install/,
+      const file = tempFile('config', kubeconfigYaml(cluster, { token: cp.adminToken }));
+      await expect(connect({ kubeconfigPath: file, context: 'staging', env: {} })).rejects.toThrow(
+        'context "staging" not found in kubeconfig (known: test)',
+      );
+      const missing = kubeconfigYaml(cluster, {
+        exec: {
+          apiVersion: 'client.authentication.k8s.io/v1beta1',
+          command: 'kpt-live-no-such-plugin',
+          installHint: 'install it with: brew install kpt-live-no-such-plugin',
+        },
+      });
+      await expect(connect({ kubeconfigContent: missing, env: {} })).rejects.toThrow(
+        'exec plugin kpt-live-no-such-plugin: command not found\ninstall it with: brew install kpt-live-no-such-plugin',
       );
     });
   });
