@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
+import { adminClient, controlPlane, createNamespace, eventually } from '../support/cluster.js';
 import { actionEnv, distIndex, runNode } from '../support/front-ends.js';
 import { apiServerCaFile, execUser, kubeconfigYaml, pluginCounter } from '../support/kubeconfigs.js';
 import { inlinePackage } from '../support/packages.js';
@@ -50,7 +50,13 @@ describe('the bundled action connecting to the cluster', () => {
     const r = await runAction(kubeconfig, 'via-proxy', { HTTPS_PROXY: squid.url });
     expect(r.out).not.toMatch(/::error::/);
     expect(r.code).toBe(0);
-    expect(squid.accessLog().slice(before).join('\n')).toContain(`CONNECT ${ProxiedHost}:`);
+    // squid logs a tunnel when it closes, just after the action exits
+    await eventually(
+      async () =>
+        squid.accessLog().slice(before).join('\n').includes(`CONNECT ${ProxiedHost}:`) ? true : undefined,
+      15_000,
+      'the CONNECT line in the squid log',
+    );
   });
 
   it('applies with an exec credential plugin, run once, its token masked', async () => {
