@@ -27,7 +27,9 @@ for (const arg of args) {
   const results = files.flatMap((s) =>
     (s.assertionResults ?? []).map((a) => ({ ...a, file: s.name.replace(`${process.cwd()}/`, '') })),
   );
-  const skipped = results.filter((a) => a.status === 'skipped' || a.status === 'pending' || a.status === 'todo');
+  const skipped = results.filter(
+    (a) => a.status === 'skipped' || a.status === 'pending' || a.status === 'todo',
+  );
   const gated = skipped.filter((a) => GATE.test(a.fullName ?? a.title));
   const silent = skipped.filter((a) => !GATE.test(a.fullName ?? a.title));
   const p = report.numPassedTests ?? 0;
@@ -35,7 +37,8 @@ for (const arg of args) {
   if (report.success === false && f === 0) f = 1; // failed outside any test (config error, unhandled error)
   console.log(`${label}: ${p} passed, ${f} failed, ${gated.length} left out by the version gate`);
   for (const a of gated) console.log(`  left out: ${a.file} > ${a.fullName ?? a.title}`);
-  for (const a of silent) console.log(`  SILENTLY SKIPPED (counted as failed): ${a.file} > ${a.fullName ?? a.title}`);
+  for (const a of silent)
+    console.log(`  SILENTLY SKIPPED (counted as failed): ${a.file} > ${a.fullName ?? a.title}`);
   passed += p;
   failed += f;
 }

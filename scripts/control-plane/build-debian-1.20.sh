@@ -30,10 +30,11 @@ command -v apt-get >/dev/null || fail "Kubernetes 1.20.2 is built from Debian's 
 mirrors() {
   { cat /etc/apt/sources.list.d/*.sources 2>/dev/null | sed -n 's/^URIs:[[:space:]]*//p' | tr ' ' '\n'
     cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null | sed -n 's/^deb\(-src\)\?[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\([^[:space:]]*\).*/\3/p'
-  } | grep -E '/debian(-security)?/?$' | sed 's#/$##' | sort -u
+  } | grep -E '/debian(-security)?/?$' | sed 's#/$##' | sort -u || true
 }
-archive="$(mirrors | grep -v -- '-security$' | head -1)"
-security="$(mirrors | grep -- '-security$' | head -1)"
+all_mirrors="$(mirrors)"
+archive="$(echo "$all_mirrors" | grep -v -- '-security$' | head -1 || true)"
+security="$(echo "$all_mirrors" | grep -- '-security$' | head -1 || true)"
 [ -n "$archive" ] || fail "no Debian mirror found in /etc/apt/sources.list*; add one (a .../debian URI)"
 codename="$(. /etc/os-release 2>/dev/null; echo "${VERSION_CODENAME:-}")"
 

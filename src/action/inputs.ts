@@ -9,7 +9,12 @@ import { UpdateStrategies, type UpdateStrategy } from '../apply/update-strategy.
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
 
-export type ActionMode = 'auto' | 'preview' | 'apply' | 'destroy' | 'status' | 'resolve';
+export const CommentModes = ['changes', 'always', 'never'] as const;
+export type CommentMode = (typeof CommentModes)[number];
+export const PlanDriftModes = ['warn', 'fail', 'ignore'] as const;
+export type PlanDriftMode = (typeof PlanDriftModes)[number];
+
+export type ActionMode = 'auto' | 'preview' | 'apply' | 'destroy' | 'status' | 'resolve' | 'drift';
 
 /** Every input, parsed and validated up front (the only file that reads `core.getInput`). */
 export interface ActionInputs {
@@ -20,10 +25,21 @@ export interface ActionInputs {
   namespace: string;
   run: RunOptions;
   destroyRemovedPackages: boolean;
-  comment: boolean;
+  /** When a pull request gets a preview comment: `changes` (default), `always`, `never`. */
+  comment: CommentMode;
+  /** Added to the comment marker so matrix jobs (one per cluster) keep one comment each; '' = none. */
+  commentKey: string;
+  /** After an apply on the default branch, add the result to the merged PR's comment. */
+  commentOnApply: boolean;
+  /** What to do when the plan about to be applied differs from the one the PR's comment reviewed. */
+  planDrift: PlanDriftMode;
   githubToken: string;
   historyLimit: number;
   allowStale: boolean;
+  /** Drift mode: one GitHub issue per drifted package (and comment key). */
+  driftIssue: boolean;
+  /** Drift mode: fail the step when drift is found. */
+  failOnDrift: boolean;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -47,6 +63,29 @@ function preflightMode(v: string): PreflightMode {
   return oneOf('preflight', v, PreflightModes);
 }
 
+/** `changes` (default), `always`, `never`; `true`/`false` as before the modes: always / never. */
+function commentMode(v: string): CommentMode {
+  if (v === '') return 'changes';
+  if (['true', 'True', 'TRUE'].includes(v)) return 'always';
+  if (['false', 'False', 'FALSE'].includes(v)) return 'never';
+  return oneOf('comment', v, CommentModes);
+}
+
+/**
+ * The comment key goes into a hidden HTML comment (`<!-- ... key=K -->`): anything that could end it or
+ * split the marker line is refused rather than encoded, so the key a user reads is the key that is stored.
+ */
+function commentKey(v: string): string {
+  if (/-->|--!>|[\r\n]/.test(v) || v.includes('<!--')) {
+    throw new Error(
+      `Invalid input 'comment-key': ${JSON.stringify(v)} (it names the comment in a hidden HTML comment: use one line without "-->" or "<!--", e.g. \${{ matrix.cluster }})`,
+    );
+  }
+  if (v.length > 100)
+    throw new Error(`Invalid input 'comment-key': ${v.length} characters (at most 100, e.g. a cluster name)`);
+  return v;
+}
+
 function duration(name: string, fallback: string): number {
   const v = core.getInput(name).trim() || fallback;
   const ms = parseDuration(v);
@@ -65,6 +104,7 @@ export function parseInputs(): ActionInputs {
     'destroy',
     'status',
     'resolve',
+    'drift',
   ] as const);
   const wfc = core.getInput('wait-for-controller').trim();
   const waitForControllerMs = wfc === '' || wfc === 'false' ? 0 : parseDuration(wfc);
@@ -93,6 +133,7 @@ export function parseInputs(): ActionInputs {
     waitForJobs: bool('wait-for-jobs', false),
     waitForControllerMs,
     allowEmptyPrune: bool('allow-empty-prune', false),
+    allowSkipped: bool('allow-skipped', false),
     exitEarly: bool('exit-early', false),
     preflight: preflightMode(core.getInput('preflight').trim()),
     defaultUpdateStrategy: oneOf<UpdateStrategy>(
@@ -118,9 +159,14 @@ export function parseInputs(): ActionInputs {
     namespace: core.getInput('namespace').trim(),
     run,
     destroyRemovedPackages: bool('destroy-removed-packages', false),
-    comment: bool('comment', true),
+    comment: commentMode(core.getInput('comment').trim()),
+    commentKey: commentKey(core.getInput('comment-key', { trimWhitespace: false }).trim()),
+    commentOnApply: bool('comment-on-apply', true),
+    planDrift: oneOf('plan-drift', core.getInput('plan-drift').trim() || 'warn', PlanDriftModes),
     githubToken: core.getInput('github-token').trim(),
     historyLimit: Number(limitText),
     allowStale: bool('allow-stale', false),
+    driftIssue: bool('drift-issue', false),
+    failOnDrift: bool('fail-on-drift', false),
   };
 }

@@ -1,23 +1,19 @@
 import * as core from '@actions/core';
+import { isBlockedOutcome, isFailedOutcome } from '../apply/run-result.js';
 import { collectSecretValues } from '../preview/redact.js';
-import { previewMarker, renderPreviewMarkdown } from '../report/preview-markdown.js';
 import { type PackageRunResult, runPackage } from '../run/run-package.js';
+import { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
-import {
-  createOctokit,
-  type EventContext,
-  type GitHubClient,
-  isDefaultBranchPush,
-  readEventContext,
-  upsertPreviewComment,
-} from './github/index.js';
+import { runDriftMode } from './drift-mode.js';
+import { createOctokit, type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
+import { PreviewComments } from './preview-comments.js';
 import { runRemovedPackage } from './removed-package.js';
 import { eventLogger, reportPackage } from './report-package.js';
 import { packageResultJson, totals } from './result-json.js';
 import { selectPackages } from './select-packages.js';
 
-/** The action: inputs → which packages → run each (preview / apply / destroy / status) → report → outputs. */
+/** The action: inputs → which packages → run each (preview / apply / destroy / status / drift) → report → outputs. */
 export async function run(): Promise<void> {
   const abort = new AbortController();
   const onSignal = (sig: string) => {
@@ -34,13 +30,20 @@ export async function run(): Promise<void> {
     const octokit = inputs.githubToken
       ? createOctokit(inputs.githubToken, { baseUrl: ctx.apiUrl })
       : undefined;
+    if (mode === 'drift') {
+      await runDriftMode(inputs, ctx, repoRoot, octokit, abort.signal);
+      return;
+    }
     const units = await selectPackages(repoRoot, inputs.packages, ctx, octokit);
     core.setOutput('packages', JSON.stringify(units.map((u) => u.path)));
     if (mode === 'resolve') {
       core.info(`packages: ${units.map((u) => u.path).join(', ') || '(none)'}`);
       return;
     }
+    const comments = new PreviewComments(inputs, ctx, octokit);
+    const feedback = mode === 'apply' && ctx.push ? new ApplyFeedback(inputs, ctx, octokit) : undefined;
     if (units.length === 0) {
+      if (mode === 'preview') await comments.finish([]);
       core.info('no kpt package with inventory info is touched by this change: nothing to do');
       setOutputs([]);
       return;
@@ -78,6 +81,7 @@ export async function run(): Promise<void> {
               allowStale: inputs.allowStale,
             },
             onProgress: (line) => core.info(line),
+            onPlanned: feedback?.planCheck(unit.path),
             previewContext: {
               cluster: conn.access.clusterName,
               commit: ctx.pullRequest?.headSha ?? ctx.sha,
@@ -87,14 +91,17 @@ export async function run(): Promise<void> {
           });
         }
         core.endGroup();
-        const summary = reportPackage(result, secrets);
+        const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
         await core.summary.addRaw(summary, true).write();
-        if (result.preview && mode === 'preview') await comment(inputs, ctx, octokit, result);
+        if (result.preview && mode === 'preview') await comments.onPreview(result);
+        if (feedback && mode === 'apply') await feedback.report(result, secrets);
         results.push(result);
       }
     } finally {
       conn.client.close();
     }
+    if (mode === 'preview' && !abort.signal.aborted)
+      await comments.finish([...units.map((u) => u.path), ...results.map((r) => r.path)]);
     setOutputs(results);
     const bad = results.filter((r) => r.outcome !== 'success');
     if (abort.signal.aborted) core.setFailed('cancelled: stopped starting new work; the inventory was saved');
@@ -116,48 +123,24 @@ function resolveMode(inputs: ActionInputs, ctx: EventContext): Exclude<ActionInp
 
 function describeFailure(r: PackageRunResult): string {
   const objects = r.run?.objects ?? [];
-  const failed = objects.filter(
-    (o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout',
-  );
+  const failed = objects.filter((o) => isFailedOutcome(o) || isBlockedOutcome(o));
   if (failed.length > 0) {
     return failed
-      .map(
-        (o) =>
-          `${o.id.kind}/${o.id.name} ${o.reconcile === 'Timeout' ? 'timed out' : 'failed'}: ${o.message ?? ''}`,
-      )
+      .map((o) => {
+        const verb = isBlockedOutcome(o) ? 'blocked' : o.reconcile === 'Timeout' ? 'timed out' : 'failed';
+        return `${o.id.kind}/${o.id.name} ${verb}: ${o.message ?? ''}`;
+      })
       .join('; ');
   }
-  if (r.preview) return `${r.preview.summary.error} object(s) rejected by the server`;
+  if (r.preview) {
+    const { error, blocked } = r.preview.summary;
+    const parts = [
+      ...(error > blocked ? [`${error - blocked} object(s) rejected by the server`] : []),
+      ...(blocked > 0 ? [`${blocked} object(s) blocked: apply would not deploy them`] : []),
+    ];
+    return parts.join('; ') || 'failed';
+  }
   return 'failed';
-}
-
-async function comment(
-  inputs: ActionInputs,
-  ctx: EventContext,
-  octokit: GitHubClient | undefined,
-  r: PackageRunResult,
-) {
-  if (!inputs.comment || !ctx.pullRequest) return;
-  if (!octokit) {
-    core.notice('no github-token: skipping the PR comment (the job summary has the preview)');
-    return;
-  }
-  const marker = previewMarker(r.path);
-  const body = renderPreviewMarkdown(r.preview!);
-  try {
-    const res = await upsertPreviewComment(octokit, {
-      owner: ctx.owner,
-      repo: ctx.repo,
-      issueNumber: ctx.pullRequest.number,
-      marker,
-      body,
-    });
-    if (res.action === 'skipped')
-      core.notice(`PR comment skipped: ${res.reason} (the job summary has the preview)`);
-    else core.info(`PR comment ${res.action}${res.url ? `: ${res.url}` : ''}`);
-  } catch (err) {
-    core.warning(`could not write the PR comment: ${(err as Error).message}`);
-  }
 }
 
 function setOutputs(results: PackageRunResult[]) {

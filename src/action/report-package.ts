@@ -1,5 +1,7 @@
 import * as core from '@actions/core';
 import type { RunEvent } from '../apply/events.js';
+import { isBlockedOutcome } from '../apply/run-result.js';
+import { blockedExplanation } from '../apply/skip-reason.js';
 import { formatPackageError } from '../package/package-error.js';
 import { shortName } from '../plan/object-id.js';
 import { scrub } from '../preview/redact.js';
@@ -49,7 +51,15 @@ export function reportPackage(r: PackageRunResult, secretValues: readonly string
   const objects = r.run?.objects ?? [];
   for (const o of objects) {
     const bad = o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout';
-    if (bad) {
+    if (isBlockedOutcome(o) && o.skip) {
+      // an error when it fails the step, a warning when allow-skipped lets it pass
+      const annotate = r.outcome === 'success' ? core.warning : core.error;
+      annotate(scrub(`${shortName(o.id)} was not deployed: ${blockedExplanation(o.skip)}`, secretValues), {
+        title: `kpt-live-action: ${shortName(o.id)} blocked`,
+        file: o.source?.file,
+        startLine: o.source?.line,
+      });
+    } else if (bad) {
       core.error(scrub(`${shortName(o.id)}: ${o.message ?? o.reconcile ?? 'failed'}`, secretValues), {
         title: `kpt-live-action: ${shortName(o.id)} ${o.reconcile === 'Timeout' ? 'timed out' : 'failed'}`,
         file: o.source?.file,
@@ -70,7 +80,8 @@ export function reportPackage(r: PackageRunResult, secretValues: readonly string
           o.reconcile === 'Timeout'
             ? 'Timeout'
             : (o.status ?? (o.reconcile === 'Skipped' ? 'Skipped' : o.action)),
-        message: o.message,
+        message: isBlockedOutcome(o) && o.skip ? blockedExplanation(o.skip) : o.message,
+        blocked: isBlockedOutcome(o),
         source: o.source,
         wave: o.wave,
         durationMs: o.readyAfterMs,

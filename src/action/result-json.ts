@@ -1,4 +1,4 @@
-import { countOutcomes } from '../apply/run-result.js';
+import { countOutcomes, isBlockedOutcome } from '../apply/run-result.js';
 import { displayName } from '../plan/object-id.js';
 import type { PackageRunResult } from '../run/run-package.js';
 
@@ -25,6 +25,7 @@ export function packageResultJson(r: PackageRunResult): PackageResultJson {
         name: o.id.name,
         action: o.action,
         ...(o.reason ? { reason: o.reason } : {}),
+        ...(o.blocked ? { blocked: o.blocked } : {}),
         ...(o.changes?.length ? { changes: o.changes } : {}),
         ...(o.source ? { source: o.source } : {}),
       })),
@@ -47,7 +48,7 @@ export function packageResultJson(r: PackageRunResult): PackageResultJson {
   const objects = r.run?.objects ?? [];
   return {
     ...base,
-    summary: countOutcomes(objects),
+    summary: { ...countOutcomes(objects), blocked: objects.filter(isBlockedOutcome).length },
     objects: objects.map((o) => ({
       kind: o.id.kind,
       group: o.id.group,
@@ -57,6 +58,7 @@ export function packageResultJson(r: PackageRunResult): PackageResultJson {
       ...(o.reconcile ? { reconcile: o.reconcile } : {}),
       ...(o.status ? { status: o.status } : {}),
       ...(o.message ? { message: o.message } : {}),
+      ...(isBlockedOutcome(o) ? { blocked: true } : {}),
       ...(o.source ? { source: o.source } : {}),
     })),
   };

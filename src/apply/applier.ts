@@ -9,18 +9,21 @@ import { writeResourceGroup } from '../inventory/resourcegroup.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { formatPlanErrors } from '../plan/errors.js';
-import { idOf, type ObjectId } from '../plan/object-id.js';
+import { idOf } from '../plan/object-id.js';
+import { taskList } from '../plan/task-list.js';
+import type { PlanEntry } from '../preview/plan-digest.js';
 import type { SourceRef } from '../preview/types.js';
 import { withOwningInventory } from './apply-object.js';
 import { applyWave } from './apply-wave.js';
-import type { GroupAction, RunEventSink } from './events.js';
+import type { RunEventSink } from './events.js';
 import { group } from './group.js';
 import { type RunHold, runHoldingLock } from './locked-run.js';
+import { plannedActions } from './planned-actions.js';
 import { formatRejections, preflight } from './preflight.js';
 import { pruneWave } from './prune-wave.js';
 import { readRunInput } from './run-input.js';
 import type { RunOptions } from './run-options.js';
-import { fatalResult, finishedResult, isFailedOutcome, type RunResult } from './run-result.js';
+import { fatalResult, finishedResult, isFailedOutcome, type RunResult, runFailed } from './run-result.js';
 import { finalInventory, newRunState, type RunState } from './run-state.js';
 import { waitWave } from './wait-wave.js';
 
@@ -37,6 +40,11 @@ export interface ApplyRequest {
   onProgress?: (line: string) => void;
   /** Work on the result (the deploy record) that runs while the lock is released; it must not throw. */
   afterRun?: (result: RunResult) => Promise<void>;
+  /**
+   * Called after the pre-flight, before the first write, with what the pre-flight decided per object
+   * (undefined under `preflight: off`); throwing refuses the run with nothing changed (plan-drift: fail).
+   */
+  onPlanned?: (plan: PlanEntry[] | undefined) => void | Promise<void>;
 }
 
 /** A fatal problem: reported once as an error event; nothing (more) is changed. */
@@ -89,9 +97,11 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
     }
     const rejections = req.options.preflight === 'off' ? [] : await preflight(s);
     if (rejections.length > 0) throw new FatalRunError(formatRejections(s, rejections));
+    if (req.onPlanned) await req.onPlanned(plannedActions(s));
 
     if (!rgServed) await ensureResourceGroupCrd(req.client, { install: req.options.installResourceGroup });
-    req.emit({ type: 'init', groups: groupsOf(s) });
+    const tasks = taskList(s.plan, { prune: req.options.prune });
+    req.emit({ type: 'init', groups: tasks.tasks.filter((t) => t.action !== 'Inventory') });
     // the union goes in before anything is created, so a crash can never orphan an object
     const union = new Map<string, InventoryEntry>();
     for (const [k, id] of s.previous)
@@ -103,7 +113,7 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
       });
     for (const [k, m] of s.manifests)
       union.set(k, { id: idOf(m), strategy: 'Apply', actuation: 'Pending', reconcile: 'Pending' });
-    let stored = await group(req.emit, 'inventory-add-0', 'Inventory', () =>
+    let stored = await group(req.emit, tasks.first!.name, 'Inventory', () =>
       writeResourceGroup(
         req.client,
         req.inventory,
@@ -115,33 +125,32 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
       ),
     );
 
-    for (const [i, wave] of s.plan.applyWaves.entries()) {
+    for (const [i, { act, wait }] of tasks.applyWaves.entries()) {
       if (s.cancelled() || (req.options.exitEarly && hasFailure(s))) break;
-      await group(req.emit, `apply-${i}`, 'Apply', () => applyWave(s, wave, `apply-${i}`, i));
-      if (wave.some((id) => id.kind === 'CustomResourceDefinition')) req.client.resetDiscovery();
-      await group(req.emit, `wait-${i}`, 'Wait', () =>
-        waitWave(s, wave, `wait-${i}`, 'Current', req.onProgress),
+      const crds = act.ids.some((id) => id.kind === 'CustomResourceDefinition');
+      await group(req.emit, act.name, 'Apply', () => applyWave(s, act.ids, act.name, i));
+      if (crds) req.client.resetDiscovery();
+      await group(req.emit, wait.name, 'Wait', () =>
+        waitWave(s, wait.ids, wait.name, 'Current', req.onProgress),
       );
-      if (wave.some((id) => id.kind === 'CustomResourceDefinition')) req.client.resetDiscovery();
+      if (crds) req.client.resetDiscovery();
     }
-    if (req.options.prune && !(req.options.exitEarly && hasFailure(s))) {
-      const base = s.plan.applyWaves.length;
-      for (const [j, wave] of s.plan.pruneWaves.entries()) {
+    if (!(req.options.exitEarly && hasFailure(s))) {
+      for (const { act, wait } of tasks.deleteWaves) {
         if (s.cancelled()) break;
-        await group(req.emit, `prune-${j}`, 'Prune', () => pruneWave(s, wave, `prune-${j}`, 'prune'));
-        await group(req.emit, `wait-${base + j}`, 'Wait', () =>
-          waitWave(s, wave, `wait-${base + j}`, 'NotFound', req.onProgress),
+        await group(req.emit, act.name, 'Prune', () => pruneWave(s, act.ids, act.name, 'prune'));
+        await group(req.emit, wait.name, 'Wait', () =>
+          waitWave(s, wait.ids, wait.name, 'NotFound', req.onProgress),
         );
       }
     }
-    stored = await group(req.emit, 'inventory-set-0', 'Inventory', () =>
+    stored = await group(req.emit, tasks.last.name, 'Inventory', () =>
       writeResourceGroup(req.client, req.inventory, finalInventory(s), stored),
     );
     if (cluster?.kind === 'ConfigMap') await deleteConfigMapInventory(req.client, cluster.object);
 
     const objects = [...s.outcomes.values()];
-    const failed = objects.some((o) => isFailedOutcome(o) || isDependencySkip(o.message));
-    return finishedResult(objects, startedAt, s.cancelled(), failed);
+    return finishedResult(objects, startedAt, s.cancelled(), runFailed(objects, req.options.allowSkipped));
   } catch (err) {
     return fatalResult(req.emit, err, state ? [...state.outcomes.values()] : [], startedAt);
   }
@@ -150,31 +159,6 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
 /** kapp's exit-early-on-apply-error: any failed apply or reconcile so far. */
 function hasFailure(s: RunState): boolean {
   return [...s.outcomes.values()].some(isFailedOutcome);
-}
-
-/** A skip because a dependency failed counts as a failure (contract: exit 3). */
-function isDependencySkip(message: string | undefined): boolean {
-  return !!message && /^dependency (apply|delete) (actuation|reconcile) (failed|timeout)/.test(message);
-}
-
-function groupsOf(s: RunState) {
-  const groups: { name: string; action: GroupAction; ids: ObjectId[] }[] = [];
-  for (const [i, w] of s.plan.applyWaves.entries()) {
-    groups.push(
-      { name: `apply-${i}`, action: 'Apply', ids: w },
-      { name: `wait-${i}`, action: 'Wait', ids: w },
-    );
-  }
-  if (s.options.prune) {
-    const base = s.plan.applyWaves.length;
-    for (const [j, w] of s.plan.pruneWaves.entries()) {
-      groups.push(
-        { name: `prune-${j}`, action: 'Prune', ids: w },
-        { name: `wait-${base + j}`, action: 'Wait', ids: w },
-      );
-    }
-  }
-  return groups;
 }
 
 async function ensureInventoryNamespace(req: ApplyRequest): Promise<void> {

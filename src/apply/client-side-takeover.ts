@@ -4,7 +4,7 @@ import { isRecord, type KubeObject } from '../common/kube-object.js';
 /** Field managers that client-side `kubectl apply` and `kpt live apply` (client-side) write as. */
 export const ClientSideManagers = new Set(['kubectl-client-side-apply', 'kubectl', 'kpt']);
 
-interface ManagedFieldsEntry {
+export interface ManagedFieldsEntry {
   manager?: string;
   operation?: string;
   apiVersion?: string;
@@ -27,6 +27,28 @@ export function mergeFieldSets(
   return out;
 }
 
+/** Entries of a client-side apply manager that the takeover moves to us (Update, no subresource). */
+function takeoverEntries(live: KubeObject): ManagedFieldsEntry[] {
+  if (live.metadata.annotations?.[Annotations.LastApplied] === undefined) return [];
+  const entries = (live.metadata.managedFields ?? []) as ManagedFieldsEntry[];
+  return entries.filter(
+    (e) =>
+      e.operation === 'Update' &&
+      !e.subresource &&
+      e.manager !== undefined &&
+      ClientSideManagers.has(e.manager),
+  );
+}
+
+/**
+ * The managers whose fields apply's takeover moves to our field manager before it applies (empty when
+ * there is nothing to take over): a conflict with one of them (as an Update, not through a subresource) is
+ * one apply will not meet.
+ */
+export function takeoverManagers(live: KubeObject | undefined): Set<string> {
+  return new Set(live ? takeoverEntries(live).map((e) => e.manager!) : []);
+}
+
 /**
  * kubectl's client-side → server-side upgrade (csaupgrade): when an object was last applied client-side
  * (it has the last-applied annotation and fields owned by a client-side apply manager), move those fields to
@@ -38,15 +60,8 @@ export function upgradedManagedFields(
   fieldManager: string,
   now = new Date(),
 ): ManagedFieldsEntry[] | undefined {
-  if (live.metadata.annotations?.[Annotations.LastApplied] === undefined) return undefined;
   const entries = (live.metadata.managedFields ?? []) as ManagedFieldsEntry[];
-  const csa = entries.filter(
-    (e) =>
-      e.operation === 'Update' &&
-      !e.subresource &&
-      e.manager !== undefined &&
-      ClientSideManagers.has(e.manager),
-  );
+  const csa = takeoverEntries(live);
   if (csa.length === 0) return undefined;
   const ours = entries.find((e) => e.manager === fieldManager && e.operation === 'Apply' && !e.subresource);
   let fields: Record<string, unknown> = ours?.fieldsV1 ?? {};

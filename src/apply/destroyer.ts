@@ -4,12 +4,18 @@ import { readClusterInventory } from '../inventory/read-inventory.js';
 import { deleteResourceGroup, writeResourceGroup } from '../inventory/resourcegroup.js';
 import { idKey, type ObjectId } from '../plan/object-id.js';
 import { buildPlan } from '../plan/plan.js';
+import { taskList, taskName } from '../plan/task-list.js';
 import type { ApplyRequest } from './applier.js';
 import { group } from './group.js';
+import {
+  keepInventoryNamespace,
+  ownInventoryNamespace,
+  removeInventoryNamespace,
+} from './inventory-namespace.js';
 import { readLiveSnapshot } from './live-snapshot.js';
 import { type RunHold, runHoldingLock } from './locked-run.js';
 import { pruneWave } from './prune-wave.js';
-import { fatalResult, finishedResult, isFailedOutcome, type RunResult } from './run-result.js';
+import { fatalResult, finishedResult, isFailedOutcome, type RunResult, runFailed } from './run-result.js';
 import { finalInventory, newRunState, type RunState } from './run-state.js';
 import { waitWave } from './wait-wave.js';
 
@@ -37,7 +43,11 @@ async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHo
     if (!cluster) return { outcome: 'success', objects: [], durationMs: Date.now() - startedAt };
     const previous = new Map<string, ObjectId>(cluster.ids.map((id) => [idKey(id), id]));
     const live = await readLiveSnapshot(req.client, cluster.ids, { concurrency: req.options.concurrency });
-    const existing = [...previous.keys()].filter((k) => live.get(k)).map((k) => live.get(k)!);
+    // the inventory's own Namespace (declared by the package, owned by this inventory) goes last, after
+    // the inventory in it, and only when nothing else is left in it
+    const ownNs = ownInventoryNamespace({ inventory: req.inventory, previous, live });
+    const nsKey = ownNs && idKey(ownNs);
+    const existing = [...previous.keys()].filter((k) => live.get(k) && k !== nsKey).map((k) => live.get(k)!);
     const plan = buildPlan({ apply: [], prune: existing, destroy: true });
     const s = newRunState(
       {
@@ -56,24 +66,33 @@ async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHo
     );
     state = s;
     hold.prepared(s);
+    const tasks = taskList(plan, { prune: true });
+    // the inventory's own Namespace gets one more delete/wait pair after the inventory (see below)
+    const n = tasks.deleteWaves.length;
+    const nsTasks = ownNs
+      ? [
+          { name: taskName.delete(n), action: 'Delete' as const, ids: [ownNs] },
+          { name: taskName.wait(n), action: 'Wait' as const, ids: [ownNs] },
+        ]
+      : [];
     req.emit({
       type: 'init',
-      groups: plan.pruneWaves.flatMap((w, i) => [
-        { name: `delete-${i}`, action: 'Delete' as const, ids: w },
-        { name: `wait-${i}`, action: 'Wait' as const, ids: w },
-      ]),
+      groups: [...tasks.tasks.filter((t) => t.action !== 'Inventory'), ...nsTasks],
     });
-    for (const [i, wave] of plan.pruneWaves.entries()) {
+    for (const { act, wait } of tasks.deleteWaves) {
       if (s.cancelled()) break;
-      await group(req.emit, `delete-${i}`, 'Delete', () => pruneWave(s, wave, `delete-${i}`, 'delete'));
-      await group(req.emit, `wait-${i}`, 'Wait', () =>
-        waitWave(s, wave, `wait-${i}`, 'NotFound', req.onProgress),
+      await group(req.emit, act.name, 'Delete', () => pruneWave(s, act.ids, act.name, 'delete'));
+      await group(req.emit, wait.name, 'Wait', () =>
+        waitWave(s, wait.ids, wait.name, 'NotFound', req.onProgress),
       );
     }
-    const objects = [...s.outcomes.values()];
-    const failed = objects.some(isFailedOutcome);
-    await group(req.emit, 'inventory-delete-or-update-0', 'Inventory', async () => {
-      if (!failed && !s.cancelled()) {
+    // the inventory goes when it would list nothing more (objects not deleted, e.g. owned by another
+    // inventory, stay in it, as kpt keeps them) and nothing failed
+    const remaining = finalInventory(s).filter((e) => idKey(e.id) !== nsKey);
+    const failed = [...s.outcomes.values()].some(isFailedOutcome);
+    const dropInventory = !failed && !s.cancelled() && remaining.length === 0;
+    await group(req.emit, tasks.last.name, 'Inventory', async () => {
+      if (dropInventory) {
         if (cluster.kind === 'ResourceGroup')
           await deleteResourceGroup(req.client, req.inventory, cluster.object.metadata.uid);
         else await deleteConfigMapInventory(req.client, cluster.object);
@@ -81,7 +100,26 @@ async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHo
         await writeResourceGroup(req.client, req.inventory, finalInventory(s), cluster.object);
       }
     });
-    return finishedResult(objects, startedAt, s.cancelled(), failed);
+    if (ownNs && !s.cancelled()) {
+      const [del, wait] = nsTasks as [(typeof nsTasks)[0], (typeof nsTasks)[0]];
+      await group(req.emit, del.name, 'Delete', async () => {
+        if (dropInventory) await removeInventoryNamespace(s, ownNs, del.name);
+        else keepInventoryNamespace(s, ownNs, del.name);
+      });
+      await group(req.emit, wait.name, 'Wait', () =>
+        waitWave(s, [ownNs], wait.name, 'NotFound', req.onProgress),
+      );
+    }
+    const objects = [...s.outcomes.values()];
+    const result = finishedResult(
+      objects,
+      startedAt,
+      s.cancelled(),
+      runFailed(objects, req.options.allowSkipped),
+    );
+    // the deploy history lived in that Namespace: there is nowhere left to record this run
+    if (nsKey && s.deleted.has(nsKey)) result.namespaceDeleted = req.inventory.namespace;
+    return result;
   } catch (err) {
     return fatalResult(req.emit, err, state ? [...state.outcomes.values()] : [], startedAt);
   }

@@ -3,10 +3,17 @@ import type { KubeObject } from '../common/kube-object.js';
 import { preventsDeletion, pruneBlockedBy } from '../inventory/ownership.js';
 import { formatInventoryId, idKey, type ObjectId } from '../plan/object-id.js';
 import { dependentsOf } from '../plan/plan.js';
+import { withOwner } from './owner-lookup.js';
 import { runOrdered } from './run-ordered.js';
 import { outcomeFor, type RunState } from './run-state.js';
+import { type SkipReason, skipMessage } from './skip-reason.js';
 
-type PruneDecision = { skip: string; abandon?: boolean } | undefined;
+/** Why an inventory object is not deleted now: the reason as data, kpt's message, and whether to forget it. */
+export type PruneDecision = { skip: string; reason: SkipReason; abandon?: boolean } | undefined;
+
+function decision(reason: SkipReason, abandon?: boolean): PruneDecision {
+  return abandon ? { skip: skipMessage(reason), reason, abandon } : { skip: skipMessage(reason), reason };
+}
 
 /**
  * Why an inventory object must not be deleted now (cli-utils' prune filters, in their order): an
@@ -16,31 +23,44 @@ type PruneDecision = { skip: string; abandon?: boolean } | undefined;
  */
 export function pruneDecision(state: RunState, id: ObjectId, live: KubeObject): PruneDecision {
   const keep = preventsDeletion(live);
-  if (keep) return { skip: keep, abandon: true };
-  const policy = pruneBlockedBy(live, state.inventory.id, state.options.inventoryPolicy);
-  if (policy) return { skip: policy };
+  if (keep) return decision({ type: 'annotation', ...keep }, true);
+  const refused = pruneBlockedBy(live, state.inventory.id, state.options.inventoryPolicy);
+  if (refused) {
+    return decision({
+      type: 'inventory-policy',
+      strategy: 'Delete',
+      match: refused.match,
+      policy: state.options.inventoryPolicy,
+      ...(refused.owner ? { owner: { id: refused.owner } } : {}),
+    });
+  }
   if (id.group === '' && id.kind === 'Namespace') {
     const inUse =
       id.name === state.inventory.namespace ||
       [...state.manifests.values()].some((m) => (m.metadata.namespace ?? '') === id.name);
-    if (inUse) return { skip: `namespace still in use: ${id.name}` };
+    if (inUse) return decision({ type: 'in-use', message: `namespace still in use: ${id.name}` });
   }
   for (const dependent of dependentsOf(state.plan, id)) {
     const depKey = idKey(dependent);
     if (state.manifests.has(depKey))
-      return { skip: `dependent scheduled for apply: ${formatInventoryId(dependent)}` };
+      return decision({
+        type: 'in-use',
+        message: `dependent scheduled for apply: ${formatInventoryId(dependent)}`,
+      });
     const o = state.outcomes.get(depKey);
     if (o && (o.action === 'failed' || o.action === 'skipped') && !state.abandoned.has(depKey)) {
-      return {
-        skip: `dependent delete actuation ${o.action === 'failed' ? 'failed' : 'skipped'}: ${formatInventoryId(dependent)}`,
-      };
+      const cause = o.action === 'failed' ? 'delete actuation failed' : 'delete actuation skipped';
+      // a dependent kept on purpose (still in use) keeps this one too, as kpt does, and fails nothing
+      if (o.action === 'skipped' && o.skip?.type === 'in-use')
+        return decision({ type: 'in-use', message: `dependent ${cause}: ${formatInventoryId(dependent)}` });
+      return decision({ type: 'dependent', dependent, cause });
     }
     if (o?.reconcile === 'Timeout')
-      return { skip: `dependent delete reconcile timeout: ${formatInventoryId(dependent)}` };
+      return decision({ type: 'dependent', dependent, cause: 'delete reconcile timeout' });
   }
   for (const applied of state.applied.values()) {
     if (applied.uid && applied.uid === live.metadata.uid)
-      return { skip: `object just applied (UID: "${applied.uid}")`, abandon: true };
+      return decision({ type: 'just-applied', uid: applied.uid }, true);
   }
   return undefined;
 }
@@ -59,13 +79,13 @@ export async function pruneWave(
       const key = idKey(id);
       const live = state.live.get(key);
       if (!live) return { status: 'Successful' as const, gone: true };
-      const decision = pruneDecision(state, id, live);
+      const decided = pruneDecision(state, id, live);
       try {
-        if (decision?.abandon) {
+        if (decided?.abandon) {
           await abandon(state, id, live);
-          return { status: 'Skipped' as const, error: decision.skip, abandoned: true };
+          return { status: 'Skipped' as const, reason: decided.reason, abandoned: true };
         }
-        if (decision) return { status: 'Skipped' as const, error: decision.skip };
+        if (decided) return { status: 'Skipped' as const, reason: await withOwner(state, decided.reason) };
         const res = await state.client.delete(
           { ...id, apiVersion: live.apiVersion },
           { uid: live.metadata.uid, propagationPolicy: state.options.prunePropagationPolicy },
@@ -80,7 +100,8 @@ export async function pruneWave(
       const o = outcomeFor(state, id);
       if (!result) {
         o.action = 'skipped';
-        o.message = 'not started: the run was cancelled';
+        o.skip = { type: 'cancelled' };
+        o.message = skipMessage(o.skip);
         state.emit({ type, group, id, status: 'Skipped', error: o.message });
         return;
       }
@@ -88,21 +109,17 @@ export async function pruneWave(
         state.deleted.add(key);
         if ('gone' in result && result.gone) state.gone.add(key);
         o.action = type === 'prune' ? 'pruned' : 'deleted';
-      } else if ('abandoned' in result && result.abandoned) {
-        state.abandoned.add(key);
-        o.action = 'abandoned';
-        o.message = result.error;
+      } else if (result.reason) {
+        if (result.abandoned) state.abandoned.add(key);
+        o.action = result.abandoned ? 'abandoned' : 'skipped';
+        o.skip = result.reason;
+        o.message = skipMessage(result.reason);
       } else {
-        o.action = result.status === 'Failed' ? 'failed' : 'skipped';
+        o.action = 'failed';
         o.message = result.error;
       }
-      state.emit({
-        type,
-        group,
-        id,
-        status: result.status,
-        error: 'error' in result ? result.error : undefined,
-      });
+      const error = result.status === 'Successful' ? undefined : o.message;
+      state.emit({ type, group, id, status: result.status, error });
     },
     () => !state.cancelled(),
   );

@@ -16,6 +16,11 @@ export interface RunOptions {
   /** wait-for-controller grace period; 0 = off. */
   waitForControllerMs: number;
   allowEmptyPrune: boolean;
+  /**
+   * Let objects skipped for a reason the user did not choose (another inventory owns them, a dependency
+   * failed or was skipped) pass, as kpt does (exit 0). Default false: they fail the run (exit 3).
+   */
+  allowSkipped: boolean;
   /** Install the ResourceGroup CRD when it is missing. */
   installResourceGroup: boolean;
   /** Parallel requests within a wave. */
@@ -56,6 +61,7 @@ export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptio
     waitForJobs: false,
     waitForControllerMs: 0,
     allowEmptyPrune: false,
+    allowSkipped: false,
     installResourceGroup: true,
     concurrency: Defaults.applyConcurrency,
     lockTimeoutMs: 10 * 60_000,

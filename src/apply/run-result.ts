@@ -1,6 +1,7 @@
 import type { ObjectId } from '../plan/object-id.js';
 import type { SourceRef } from '../preview/types.js';
 import type { ApplyOperation, WaitStatus } from './events.js';
+import { isBlockingSkip, type SkipReason } from './skip-reason.js';
 
 /** What finally happened to one object in an apply, destroy or status run. */
 export interface ObjectOutcome {
@@ -13,6 +14,8 @@ export interface ObjectOutcome {
   /** Last kstatus seen and its message (`Deployment is available. Replicas: 1`), or the error / skip reason. */
   status?: string;
   message?: string;
+  /** Why it was skipped (action `skipped` or `abandoned`), as data. */
+  skip?: SkipReason;
   wave?: number;
   /** Milliseconds from the run's start until it was Current (or gone). */
   readyAfterMs?: number;
@@ -26,6 +29,8 @@ export interface RunResult {
   error?: string;
   objects: ObjectOutcome[];
   durationMs: number;
+  /** Destroy deleted the inventory's own Namespace (and the deploy history in it). */
+  namespaceDeleted?: string;
 }
 
 /** The contract's exit codes: 0 ok, 1 fatal error (nothing changed), 3 objects failed or timed out. */
@@ -49,6 +54,20 @@ export function countOutcomes(objects: ObjectOutcome[]) {
 /** An object whose apply or delete failed, or whose reconcile failed or timed out. */
 export function isFailedOutcome(o: ObjectOutcome): boolean {
   return o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout';
+}
+
+/**
+ * An object the run meant to apply or delete and did not, for a reason the user did not choose: the
+ * inventory policy (another inventory owns it, or none does under strict), or a dependency that failed or
+ * was itself blocked. Such objects fail the run (exit 3) unless allow-skipped.
+ */
+export function isBlockedOutcome(o: ObjectOutcome): boolean {
+  return o.action === 'skipped' && isBlockingSkip(o.skip);
+}
+
+/** Whether a finished run failed: an object failed or timed out, or one was blocked and that is not allowed. */
+export function runFailed(objects: readonly ObjectOutcome[], allowSkipped: boolean): boolean {
+  return objects.some((o) => isFailedOutcome(o) || (!allowSkipped && isBlockedOutcome(o)));
 }
 
 /** The result of a run that got to the end (or was cancelled part-way and saved its inventory). */

@@ -9,6 +9,7 @@ import type { RunEventSink, WaitStatus } from './events.js';
 import type { LiveSnapshot } from './live-snapshot.js';
 import type { RunOptions } from './run-options.js';
 import type { ObjectOutcome } from './run-result.js';
+import type { DependencyCause, OwnerInventory } from './skip-reason.js';
 
 /** Everything one run shares between its phases; the engine's only mutable state. */
 export interface RunState {
@@ -29,12 +30,16 @@ export interface RunState {
   applied: Map<string, AppliedObject>;
   /** Ids whose pre-flight dry-run returned the live object unchanged (their apply would be a no-op): that object. */
   preflightUnchanged: Map<string, KubeObject>;
+  /** Every existing object's pre-flight dry-run result, by idKey (the plan-drift check reads it). */
+  preflightDryRuns: Map<string, KubeObject>;
   deleted: Set<string>;
   /** Deleted ids the server removed with the DELETE itself (it answered Success): no need to wait for them. */
   gone: Set<string>;
   abandoned: Set<string>;
-  /** Ids that failed or were skipped (for dependency skips). */
-  blocked: Map<string, string>;
+  /** Ids that failed or were skipped (for dependency skips), and how. */
+  blocked: Map<string, DependencyCause>;
+  /** Owning inventories looked up by id (their ResourceGroup), once per run. */
+  owners: Map<string, Promise<OwnerInventory>>;
   watcher?: ObjectWatcher;
   startedAt: number;
   cancelled(): boolean;
@@ -71,10 +76,12 @@ export function newRunState(
     outcomes: new Map(),
     applied: new Map(),
     preflightUnchanged: new Map(),
+    preflightDryRuns: new Map(),
     deleted: new Set(),
     gone: new Set(),
     abandoned: new Set(),
     blocked: new Map(),
+    owners: new Map(),
     startedAt,
     cancelled: () => !!base.signal?.aborted,
   };

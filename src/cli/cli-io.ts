@@ -15,8 +15,8 @@ export interface CliContext {
   signal?: AbortSignal;
 }
 
-/** The contract's exit codes: 0 ok, 1 fatal error, 2 usage error, 3 objects failed or timed out. */
-export type ExitCode = 0 | 1 | 2 | 3;
+/** The contract's exit codes: 0 ok, 1 fatal error, 2 usage error, 3 objects failed or timed out, 4 drift found. */
+export type ExitCode = 0 | 1 | 2 | 3 | 4;
 
 /**
  * A failure the CLI reports as one `error: ...` line (no stack trace) and turns into an exit code: usage
@@ -32,11 +32,12 @@ export class CliError extends Error {
   }
 }
 
-/** The most severe of several exit codes: a fatal error (1) outranks failed objects (3). */
+/** The most severe of several exit codes: a fatal error (1) outranks failed objects (3), then drift (4). */
 export function worstExitCode(codes: readonly ExitCode[]): ExitCode {
   if (codes.includes(2)) return 2;
   if (codes.includes(1)) return 1;
   if (codes.includes(3)) return 3;
+  if (codes.includes(4)) return 4;
   return 0;
 }
 

@@ -6,6 +6,7 @@ import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { idKey } from '../plan/object-id.js';
 import { buildPlan } from '../plan/plan.js';
+import { taskName } from '../plan/task-list.js';
 import type { PreviewDocument, PreviewObject } from '../preview/types.js';
 
 /**
@@ -54,29 +55,29 @@ export function splitPreview(doc: PreviewDocument): { apply: PreviewObject[]; pr
 /** The events kpt prints for `kpt live apply --dry-run`, from a preview document. */
 export function previewEvents(doc: PreviewDocument): RunEvent[] {
   const { apply, prune } = splitPreview(doc);
-  const events: RunEvent[] = groupEvents('inventory-add-0', 'Inventory', []);
+  const events: RunEvent[] = groupEvents(taskName.inventoryAdd, 'Inventory', []);
   for (const [i, wave] of byWave(apply).entries()) {
     const body = wave.map((o): RunEvent => {
       const status: ActuationStatus =
         o.action === 'error' ? 'Failed' : o.action === 'skip' ? 'Skipped' : 'Successful';
-      const event: RunEvent = { type: 'apply', group: `apply-${i}`, id: o.id, status };
+      const event: RunEvent = { type: 'apply', group: taskName.apply(i), id: o.id, status };
       if (status === 'Successful') event.operation = OPERATION[o.action];
       else if (o.reason) event.error = o.reason;
       return event;
     });
-    events.push(...groupEvents(`apply-${i}`, 'Apply', body));
+    events.push(...groupEvents(taskName.apply(i), 'Apply', body));
   }
   for (const [j, wave] of byWave(prune).entries()) {
     const body = wave.map((o): RunEvent => {
       const status: ActuationStatus =
         o.action === 'prune' ? 'Successful' : o.action === 'error' ? 'Failed' : 'Skipped';
       return status === 'Successful' || !o.reason
-        ? { type: 'prune', group: `prune-${j}`, id: o.id, status }
-        : { type: 'prune', group: `prune-${j}`, id: o.id, status, error: o.reason };
+        ? { type: 'prune', group: taskName.prune(j), id: o.id, status }
+        : { type: 'prune', group: taskName.prune(j), id: o.id, status, error: o.reason };
     });
-    events.push(...groupEvents(`prune-${j}`, 'Prune', body));
+    events.push(...groupEvents(taskName.prune(j), 'Prune', body));
   }
-  events.push(...groupEvents('inventory-set-0', 'Inventory', []));
+  events.push(...groupEvents(taskName.inventorySet, 'Inventory', []));
   return events;
 }
 
@@ -96,10 +97,10 @@ export async function destroyPreviewEvents(
   const events: RunEvent[] = [];
   for (const [i, wave] of plan.pruneWaves.entries()) {
     const body = wave.map(
-      (id): RunEvent => ({ type: 'delete', group: `delete-${i}`, id, status: 'Successful' }),
+      (id): RunEvent => ({ type: 'delete', group: taskName.delete(i), id, status: 'Successful' }),
     );
-    events.push(...groupEvents(`delete-${i}`, 'Delete', body));
+    events.push(...groupEvents(taskName.delete(i), 'Delete', body));
   }
-  events.push(...groupEvents('inventory-delete-or-update-0', 'Inventory', []));
+  events.push(...groupEvents(taskName.inventoryDelete, 'Inventory', []));
   return events;
 }

@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { hostname, userInfo } from 'node:os';
+import { git } from '../common/git.js';
 import { readHistory } from '../inventory/deploy-history.js';
 import { readInventoryInfo } from '../package/inventory-info.js';
 import { formatPackageError } from '../package/package-error.js';
@@ -10,17 +10,10 @@ import { locatePackage } from './package-dir.js';
 import { forEachPackage } from './run-command.js';
 
 /** What the CLI records with each apply/destroy: the checkout's HEAD commit (if any) and user@host. */
-export function cliHistory(repoRoot: string, flags: RunFlags): HistoryOptions {
-  let commit: string | undefined;
-  try {
-    commit = execFileSync('git', ['rev-parse', 'HEAD'], {
-      cwd: repoRoot,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    }).trim();
-  } catch {
-    commit = undefined; // not a git checkout: no stale-commit guard
-  }
+export async function cliHistory(repoRoot: string, flags: RunFlags): Promise<HistoryOptions> {
+  // not a git checkout (or no git): no commit, so no stale-commit guard
+  const head = await git(repoRoot, ['rev-parse', 'HEAD'], { allowFail: true }).catch(() => undefined);
+  const commit = head?.code === 0 ? head.stdout.trim() || undefined : undefined;
   let user = 'unknown';
   try {
     user = userInfo().username;

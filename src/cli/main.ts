@@ -1,6 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
+import { VERSION } from '../common/version.js';
 import { PackageFailure } from '../package/package-error.js';
 import { type CliContext, CliError, type ExitCode, printError } from './cli-io.js';
+import { addDriftFlags, runDrift } from './drift-command.js';
 import { runHistory } from './history-command.js';
 import { runInit, runInstallResourceGroup, runMigrate } from './inventory-commands.js';
 import {
@@ -23,7 +25,9 @@ function outputOption(choices: string[], fallback: string): Option {
 
 const EXIT_CODES = `
 Exit codes: 0 success, 1 fatal error (nothing was changed), 2 usage error,
-3 objects failed, were skipped because a dependency failed, or timed out.`;
+3 objects failed, timed out, or were blocked: skipped for a reason you did not choose (another
+inventory owns them, a dependency failed or was skipped; --allow-skipped lets those pass, as kpt does),
+4 drift found (drift only).`;
 
 /**
  * The `kpt-live` program: every command, its flags and help. Actions store their exit code through
@@ -34,6 +38,7 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
     .description(
       'Preview, apply and destroy kpt packages the way `kpt live` does: waves, server-side apply, ResourceGroup inventory, pruning, reconcile waits.',
     )
+    .version(VERSION, '-V, --version', 'print the version of kpt-live')
     .exitOverride()
     .configureOutput({
       writeOut: (s) => ctx.stdout.write(s),
@@ -77,6 +82,16 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
     .addOption(outputOption(['events', 'json', 'table'], 'events'))
     .option('--wait-for-jobs', 'a Job is Current only once it completed')
     .action((dirs: string[], flags: RunFlags) => run(() => runStatus(dirsArg(dirs), flags, ctx)));
+
+  addDriftFlags(program.command('drift').argument('[DIR...]', 'package directories (default: .)'))
+    .description(
+      'check, read-only, that the cluster still matches the packages: changed, missing, extra or unhealthy objects',
+    )
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 in sync, 1 a package could not be checked, 2 usage error, 4 drift found.',
+    )
+    .action((dirs: string[], flags: RunFlags) => run(() => runDrift(dirsArg(dirs), flags, ctx)));
 
   program
     .command('resolve')

@@ -21,6 +21,7 @@ export interface RunFlags {
   dryRun?: boolean;
   prune?: boolean;
   allowEmptyPrune?: boolean;
+  allowSkipped?: boolean;
   wait?: boolean;
   waitForJobs?: boolean;
   waitForController?: number;
@@ -133,6 +134,10 @@ export function addApplyFlags(cmd: Command): Command {
     .option('--dry-run', 'server-side dry-run: print what apply would do as kpt events, change nothing')
     .option('--no-prune', 'do not delete objects that left the package')
     .option('--allow-empty-prune', 'allow an empty package to prune everything its inventory lists')
+    .option(
+      '--allow-skipped',
+      "exit 0 when objects are skipped because another inventory owns them or a dependency failed (kpt's behaviour; default: exit 3)",
+    )
     .option('--install-resource-group', 'install the ResourceGroup CRD when it is missing (default)')
     .option('--no-install-resource-group', 'fail instead of installing the ResourceGroup CRD')
     .option(
@@ -190,6 +195,10 @@ export function addDestroyFlags(cmd: Command): Command {
         .choices(inventoryPolicies)
         .default(Defaults.inventoryPolicy),
     )
+    .option(
+      '--allow-skipped',
+      "exit 0 when objects are not deleted because another inventory owns them (kpt's behaviour; default: exit 3)",
+    )
     .option('--dry-run', 'print what destroy would delete, change nothing');
   addWaitFlags(cmd);
   return addKptCompatFlags(cmd);
@@ -212,6 +221,7 @@ export function runOptionsFrom(flags: RunFlags): RunOptions {
     waitForJobs: flags.waitForJobs ?? o.waitForJobs,
     waitForControllerMs: flags.waitForController ?? o.waitForControllerMs,
     allowEmptyPrune: flags.allowEmptyPrune ?? o.allowEmptyPrune,
+    allowSkipped: flags.allowSkipped ?? o.allowSkipped,
     installResourceGroup: flags.installResourceGroup ?? o.installResourceGroup,
     exitEarly: flags.exitEarly ?? o.exitEarly,
     preflight: flags.preflight === false ? 'off' : flags.preflightAll ? 'all' : o.preflight,
@@ -228,6 +238,7 @@ const BOOL_FLAGS: Record<string, { on?: string; off?: string }> = {
   'dry-run': { on: '--dry-run' },
   'force-conflicts': { on: '--force-conflicts' },
   'allow-empty-prune': { on: '--allow-empty-prune' },
+  'allow-skipped': { on: '--allow-skipped' },
   'exit-early': { on: '--exit-early' },
   preflight: { off: '--no-preflight' },
   'allow-stale': { on: '--allow-stale' },

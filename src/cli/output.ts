@@ -1,5 +1,6 @@
 import type { RunEvent } from '../apply/events.js';
-import type { ObjectOutcome } from '../apply/run-result.js';
+import { isBlockedOutcome, type ObjectOutcome } from '../apply/run-result.js';
+import { blockedExplanation } from '../apply/skip-reason.js';
 import { displayName, type ObjectId } from '../plan/object-id.js';
 import { EventStats } from '../report/event-stats.js';
 import { goJson, JsonEventFormatter, rfc3339 } from '../report/events-json.js';
@@ -130,19 +131,37 @@ function problemOf(o: ObjectOutcome): string | undefined {
   if (o.action === 'failed') return 'failed';
   if (o.reconcile === 'Failed') return 'failed to reconcile';
   if (o.reconcile === 'Timeout') return 'timed out';
-  if (o.action === 'skipped' && o.message && /depend/i.test(o.message)) return 'skipped';
+  if (isBlockedOutcome(o)) return 'blocked';
   return undefined;
 }
 
+function why(o: ObjectOutcome): string {
+  if (o.skip && isBlockedOutcome(o)) return `: ${blockedExplanation(o.skip)}`;
+  return o.message ? `: ${o.message}` : '';
+}
+
+function where(o: ObjectOutcome): string {
+  return o.source ? ` (${o.source.file}:${o.source.line})` : '';
+}
+
 /**
- * The stderr lines after a run that ends with exit code 3: which objects failed, timed out or were skipped
- * because a dependency failed, and why, so nobody has to scroll back through the events.
+ * The stderr lines after a run that ends with exit code 3: which objects failed, timed out or were blocked
+ * (skipped for a reason the user did not choose: another inventory owns them, a dependency failed), why,
+ * who owns them and the fix, so nobody has to scroll back through the events.
  */
 export function renderFailures(objects: readonly ObjectOutcome[]): string {
   const bad = objects.flatMap((o) => {
     const problem = problemOf(o);
-    return problem ? [`  ${displayName(o.id)} ${problem}${o.message ? `: ${o.message}` : ''}`] : [];
+    return problem ? [`  ${displayName(o.id)}${where(o)} ${problem}${why(o)}`] : [];
   });
   if (bad.length === 0) return '';
   return `error: ${bad.length} object(s) did not succeed:\n${bad.join('\n')}\n`;
+}
+
+/** After a run that passed with --allow-skipped: the objects it let through unapplied, as a note. */
+export function renderAllowedSkips(objects: readonly ObjectOutcome[]): string {
+  const skipped = objects.filter(isBlockedOutcome);
+  if (skipped.length === 0) return '';
+  const lines = skipped.map((o) => `  ${displayName(o.id)}${where(o)}: ${o.message ?? 'skipped'}`);
+  return `note: ${skipped.length} object(s) skipped, allowed by --allow-skipped:\n${lines.join('\n')}\n`;
 }

@@ -8,7 +8,7 @@ import { type CliContext, type ExitCode, printError, worstExitCode } from './cli
 import { destroyPreviewEvents, previewEvents } from './dry-run.js';
 import { cliHistory } from './history-command.js';
 import { type RunFlags, runOptionsFrom } from './options.js';
-import { type EventFormat, eventPrinter, renderFailures } from './output.js';
+import { type EventFormat, eventPrinter, renderAllowedSkips, renderFailures } from './output.js';
 import { connectCluster, explainFatal, locatePackage } from './package-dir.js';
 import { Progress, progressStyle } from './progress.js';
 
@@ -64,6 +64,7 @@ export function reportResult(
   for (const notice of result.notices) ctx.stderr.write(`note: ${notice}\n`);
   if (result.exitCode === 1 && result.error) printError(ctx, explainFatal(result.error, conn?.access));
   if (result.exitCode === 3 && result.run) ctx.stderr.write(renderFailures(result.run.objects));
+  if (result.exitCode === 0 && result.run) ctx.stderr.write(renderAllowedSkips(result.run.objects));
 }
 
 /** `kpt-live apply|destroy DIR...`: the engine's events printed as kpt prints them, live. */
@@ -122,7 +123,7 @@ export function runActuation(
         repoRoot: loc.root,
         defaultNamespace,
         options,
-        history: cliHistory(loc.root, flags),
+        history: await cliHistory(loc.root, flags),
         signal: ctx.signal,
         emit: (e) => {
           printer.event(e);

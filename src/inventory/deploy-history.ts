@@ -123,3 +123,22 @@ function recordTime(cm: KubeObject): string {
     return cm.metadata.creationTimestamp ?? '';
   }
 }
+
+/**
+ * Deletes every record of this inventory (a destroyed package leaves nothing of ours behind, as kapp
+ * deletes an app's change records with the app). Each DELETE carries the record's UID.
+ */
+export async function deleteHistory(client: ClusterClient, inv: InventoryRef): Promise<number> {
+  const list = await client.list(await cmInfo(client), inv.namespace, {
+    labelSelector: `${HistoryLabel}=${inv.name}`,
+  });
+  await Promise.all(
+    list.items.map((cm) =>
+      client.delete(
+        { apiVersion: 'v1', group: '', kind: 'ConfigMap', namespace: inv.namespace, name: cm.metadata.name },
+        { uid: cm.metadata.uid },
+      ),
+    ),
+  );
+  return list.items.length;
+}

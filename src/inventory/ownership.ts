@@ -10,31 +10,35 @@ export function ownershipOf(live: Pick<KubeObject, 'metadata'>, inventoryId: str
   return owner === inventoryId ? 'Match' : 'NoMatch';
 }
 
-const policyName: Record<InventoryPolicy, string> = {
-  strict: 'MustMatch',
-  adopt: 'AdoptIfNoInventory',
-  'force-adopt': 'AdoptAll',
-};
+/** Why the inventory policy refuses an object: how its owner relates to us, and the owner's id if any. */
+export interface PolicyRefusal {
+  match: Exclude<OwnershipMatch, 'Match'>;
+  /** The other inventory's id (absent when no inventory owns it). */
+  owner?: string;
+}
+
+function refusal(live: Pick<KubeObject, 'metadata'>, match: OwnershipMatch): PolicyRefusal {
+  const owner = live.metadata.annotations?.[Annotations.OwningInventory];
+  return owner
+    ? { match: match as PolicyRefusal['match'], owner }
+    : { match: match as PolicyRefusal['match'] };
+}
 
 /**
  * May we apply over this live object? (cli-utils InventoryPolicyApplyFilter.)
  * - strict: absent, or owned by us;  adopt: also unowned;  force-adopt: anything.
- * Returns kpt's skip message when not.
+ * Returns why not, when not.
  */
 export function applyBlockedBy(
   live: Pick<KubeObject, 'metadata'> | undefined,
   inventoryId: string,
   policy: InventoryPolicy,
-): string | undefined {
+): PolicyRefusal | undefined {
   if (!live || policy === 'force-adopt') return undefined;
   const match = ownershipOf(live, inventoryId);
   if (match === 'Match') return undefined;
   if (match === 'Empty' && policy === 'adopt') return undefined;
-  const owner = live.metadata.annotations?.[Annotations.OwningInventory];
-  const who = owner
-    ? `owned by another inventory (${owner})`
-    : 'not owned by any inventory (use inventory-policy adopt)';
-  return `inventory policy prevented actuation (strategy: Apply, status: ${match}, policy: ${policyName[policy]}): ${who}`;
+  return refusal(live, match);
 }
 
 /** May we delete this live object? strict: only ours; adopt: ours or unowned; force-adopt: anything. */
@@ -42,13 +46,11 @@ export function pruneBlockedBy(
   live: Pick<KubeObject, 'metadata'>,
   inventoryId: string,
   policy: InventoryPolicy,
-): string | undefined {
+): PolicyRefusal | undefined {
   if (policy === 'force-adopt') return undefined;
   const match = ownershipOf(live, inventoryId);
   if (match === 'Match' || (match === 'Empty' && policy === 'adopt')) return undefined;
-  const owner = live.metadata.annotations?.[Annotations.OwningInventory];
-  const who = owner ? `owned by another inventory (${owner})` : 'not owned by this inventory';
-  return `inventory policy prevented actuation (strategy: Delete, status: ${match}, policy: ${policyName[policy]}): ${who}`;
+  return refusal(live, match);
 }
 
 /**
@@ -56,15 +58,14 @@ export function pruneBlockedBy(
  * `cli-utils.sigs.k8s.io/on-remove: keep`, `client.lifecycle.config.k8s.io/deletion: detach`, or kapp's
  * `kapp.k14s.io/delete-strategy: orphan` (the same effect).
  */
-export function preventsDeletion(obj: Pick<KubeObject, 'metadata'>): string | undefined {
+export function preventsDeletion(
+  obj: Pick<KubeObject, 'metadata'>,
+): { key: string; value: string } | undefined {
   const a = obj.metadata.annotations ?? {};
-  if (a[Annotations.OnRemove] === 'keep')
-    return `annotation prevents deletion ("${Annotations.OnRemove}": "keep")`;
-  if (a[Annotations.LifecycleDeletion] === 'detach') {
-    return `annotation prevents deletion ("${Annotations.LifecycleDeletion}": "detach")`;
-  }
-  if (a[Annotations.KappDeleteStrategy] === 'orphan') {
-    return `annotation prevents deletion ("${Annotations.KappDeleteStrategy}": "orphan")`;
-  }
+  if (a[Annotations.OnRemove] === 'keep') return { key: Annotations.OnRemove, value: 'keep' };
+  if (a[Annotations.LifecycleDeletion] === 'detach')
+    return { key: Annotations.LifecycleDeletion, value: 'detach' };
+  if (a[Annotations.KappDeleteStrategy] === 'orphan')
+    return { key: Annotations.KappDeleteStrategy, value: 'orphan' };
   return undefined;
 }

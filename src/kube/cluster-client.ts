@@ -41,6 +41,8 @@ export interface ClusterClient {
   resolve(apiVersion: string, kind: string): Promise<ResourceInfo | undefined>;
   resolveId(ref: ObjectRef): Promise<ResourceInfo | undefined>;
   resetDiscovery(): void;
+  /** Every namespaced kind the server serves that can be listed (preferred versions). */
+  namespacedResources(): Promise<ResourceInfo[]>;
   get(ref: ObjectRef): Promise<KubeObject | undefined>;
   list(info: ResourceInfo, namespace: string | undefined, options?: ListOptions): Promise<ObjectList>;
   apply(obj: KubeObject, options: ApplyOptions): Promise<KubeObject>;
@@ -48,7 +50,11 @@ export interface ClusterClient {
   replace(obj: KubeObject, options?: { fieldManager?: string }): Promise<KubeObject>;
   replaceStatus(obj: KubeObject): Promise<KubeObject>;
   /** A JSON patch (RFC 6902) on one object. */
-  jsonPatch(ref: ObjectRef, ops: unknown[], options?: { fieldManager?: string }): Promise<KubeObject>;
+  jsonPatch(
+    ref: ObjectRef,
+    ops: unknown[],
+    options?: { fieldManager?: string; dryRun?: boolean },
+  ): Promise<KubeObject>;
   /**
    * `gone`: the server removed it with this request (it answered with a `Status` of Success); `pending`: the
    * deletion started but the object is still there (finalizers, graceful deletion); `notfound`: it was not there.
@@ -126,6 +132,7 @@ export function createClusterClient(http: HttpClient): ClusterClient {
         ? discovery.resolve(ref.apiVersion, ref.kind)
         : discovery.resolveGroupKind(ref.group, ref.kind),
     resetDiscovery: () => discovery.reset(),
+    namespacedResources: () => discovery.namespacedResources(),
 
     async get(ref) {
       const info = await infoFor(ref);
@@ -227,13 +234,17 @@ export function createClusterClient(http: HttpClient): ClusterClient {
     async jsonPatch(ref, ops, options = {}) {
       const info = await infoFor(ref);
       const path =
-        resourcePath(info, ref.namespace, ref.name) + query({ fieldManager: options.fieldManager });
+        resourcePath(info, ref.namespace, ref.name) +
+        query({ fieldManager: options.fieldManager, dryRun: options.dryRun ? 'All' : undefined });
       const send = () =>
         http.request<KubeObject>('PATCH', path, {
           body: ops,
           contentType: 'application/json-patch+json',
+          // a dry-run changes nothing: sending it again is harmless
+          idempotent: options.dryRun,
           what: `patch ${label(info, ref.name)}`,
         });
+      if (options.dryRun) return send();
       const read = () => readBack(info, { metadata: { name: ref.name, namespace: ref.namespace } });
       return writeOnce(send, read, (live) => patchHolds(ops as JsonPatchOp[], live));
     },

@@ -60,6 +60,25 @@ export class Discovery {
     return undefined;
   }
 
+  /**
+   * Every namespaced kind that can be listed, in each group's preferred version (what `kubectl api-resources
+   * --namespaced --verbs=list` shows): to tell whether a Namespace still holds anything.
+   */
+  async namespacedResources(): Promise<ResourceInfo[]> {
+    const list = await this.groupList();
+    const versions = [
+      'v1',
+      ...list.groups.flatMap((g) => {
+        const v = g.preferredVersion?.version ?? g.versions[0]?.version;
+        return v ? [`${g.name}/${v}`] : [];
+      }),
+    ];
+    const maps = await Promise.all(versions.map((v) => this.groupVersion(v)));
+    return maps.flatMap((m) =>
+      [...(m?.values() ?? [])].filter((info) => info.namespaced && info.verbs.includes('list')),
+    );
+  }
+
   private groupList(): Promise<ApiGroupList> {
     if (!this.groups) {
       const groups = this.http.request<ApiGroupList>('GET', '/apis', {

@@ -11,4 +11,12 @@ export { formatPlan } from './format-plan.js';
 export { compareForApply, compareIdsLexically, compareStrings, kindOrderIndex } from './kind-order.js';
 export * from './object-id.js';
 export { buildPlan, dependenciesOf, dependentsOf, type Plan, type PlanInput, waveIndexOf } from './plan.js';
+export {
+  type Task,
+  type TaskAction,
+  type TaskList,
+  taskList,
+  taskName,
+  type WaveTasks,
+} from './task-list.js';
 export { type Layering, layerGraph, reverseWaves, selectWaves } from './waves.js';

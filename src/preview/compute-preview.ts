@@ -1,13 +1,11 @@
-import { applyObject } from '../apply/apply-object.js';
-import { applySkipReason } from '../apply/apply-wave.js';
-import { missingPrerequisite } from '../apply/preflight.js';
+import { decideObject } from '../apply/decide-object.js';
+import { withOwner } from '../apply/owner-lookup.js';
 import { pruneDecision } from '../apply/prune-wave.js';
 import { readRunInput } from '../apply/run-input.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { runOrdered } from '../apply/run-ordered.js';
 import { newRunState } from '../apply/run-state.js';
-import { immutableFields, type UpdateStrategy, updateStrategyOf } from '../apply/update-strategy.js';
-import { Annotations, ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
+import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
@@ -15,8 +13,8 @@ import type { ClusterClient } from '../kube/cluster-client.js';
 import { formatPlanErrors } from '../plan/errors.js';
 import { idKey, shortName } from '../plan/object-id.js';
 import { diffObjects } from './diff.js';
-import { managedFieldsChange } from './managed-fields.js';
 import { collectSecretValues } from './redact.js';
+import { previewOfSkip } from './skip-preview.js';
 import { emptySummary, type PreviewDocument, type PreviewObject, type SourceRef } from './types.js';
 
 export interface PreviewRequest {
@@ -62,76 +60,35 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
         const key = idKey(id);
         const manifest = manifests.get(key)!;
         const base = { id, apiVersion: manifest.apiVersion, source: sources.get(key), wave: w + 1 };
-        const skip = applySkipReason(state, id);
-        if (skip) return { ...base, action: 'skip', reason: skip };
         const current = live.get(key) ?? undefined;
-        const prerequisite = missingPrerequisite(state, id);
-        if (prerequisite) {
-          return {
-            ...base,
-            action: 'create',
-            validated: false,
-            reason: `not validated: depends on ${shortName(prerequisite)} created by this package`,
-            ...diffObjects(undefined, manifest, { secretValues }),
-          };
-        }
-        let strategy: UpdateStrategy;
-        try {
-          strategy = updateStrategyOf(manifest, req.options.defaultUpdateStrategy);
-        } catch (err) {
-          return { ...base, action: 'error', reason: (err as Error).message };
-        }
-        if (current && strategy === 'skip') {
-          return {
-            ...base,
-            action: 'skip',
-            reason: `${Annotations.KappUpdateStrategy}: skip (the live object is left as it is)`,
-          };
-        }
-        if (current && strategy === 'always-replace') {
-          return {
-            ...base,
-            action: 'replace',
-            reason: `${Annotations.KappUpdateStrategy}: always-replace (deleted and created again)`,
-          };
-        }
-        try {
-          const { object } = await applyObject(req.client, manifest, current ?? null, {
-            fieldManager: req.options.fieldManager,
-            force: req.options.forceConflicts,
-            dryRun: true,
-          });
-          if (!current)
+        // the decision apply takes, as a dry-run: preview, pre-flight and apply cannot disagree
+        const d = await decideObject(state, id, { write: false });
+        // as apply records it: what depends on a failed or blocked object is skipped
+        if (d.action === 'error') state.blocked.set(key, 'apply actuation failed');
+        else if (d.action === 'skip' && d.blocked) state.blocked.set(key, 'apply actuation skipped');
+        if (d.action === 'skip' && d.blocked && d.skip)
+          return { ...base, ...previewOfSkip(await withOwner(state, d.skip), req.options) };
+        const reason = d.reason ? { reason: d.reason } : {};
+        switch (d.action) {
+          case 'create':
             return {
               ...base,
               action: 'create',
-              validated: true,
-              ...diffObjects(undefined, object, { secretValues }),
+              validated: d.validated,
+              ...reason,
+              ...diffObjects(undefined, d.object ?? manifest, { secretValues }),
             };
-          const d = diffObjects(current, object, { secretValues, reportRemovals: true });
-          if (d.changes.length > 0) return { ...base, action: 'configure', validated: true, ...d };
-          if (managedFieldsChange(current, object)) {
-            return {
-              ...base,
-              action: 'configure',
-              validated: true,
-              reason: `field ownership moves to ${req.options.fieldManager}; no values change`,
-            };
+          case 'configure': {
+            const diff = diffObjects(current, d.object!, { secretValues, reportRemovals: true });
+            if (diff.changes.length > 0)
+              return { ...base, action: 'configure', validated: true, ...reason, ...diff };
+            const why = d.reason ?? ownershipMove(current!, manifest.apiVersion, req.options.fieldManager);
+            return { ...base, action: 'configure', validated: true, reason: `${why}; no values change` };
           }
-          return { ...base, action: 'unchanged', validated: true };
-        } catch (err) {
-          const fields = immutableFields(err);
-          if (current && fields && strategy === 'fallback-on-replace') {
-            return {
-              ...base,
-              action: 'replace',
-              reason: `replace (immutable field${fields.length === 1 ? '' : 's'} ${fields.join(', ') || 'changed'})`,
-            };
-          }
-          const hint = fields
-            ? `; set ${Annotations.KappUpdateStrategy}: fallback-on-replace to delete and re-create it`
-            : '';
-          return { ...base, action: 'error', reason: `${(err as Error).message}${hint}` };
+          case 'unchanged':
+            return { ...base, action: 'unchanged', validated: true };
+          default:
+            return { ...base, action: d.action, ...reason };
         }
       },
       (_id, result) => result && objects.push(result),
@@ -143,12 +100,18 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
       const decision = pruneDecision(state, id, current);
       const base = { id, apiVersion: current.apiVersion, wave: w + 1 };
       if (!decision) objects.push({ ...base, action: 'prune', reason: 'no longer in the package' });
-      else objects.push({ ...base, action: decision.abandon ? 'orphan' : 'skip', reason: decision.skip });
+      else {
+        const reason = await withOwner(state, decision.reason);
+        objects.push({ ...base, ...previewOfSkip(reason, { ...req.options, abandon: decision.abandon }) });
+      }
     }
   }
 
   const summary = emptySummary();
-  for (const o of objects) summary[o.action]++;
+  for (const o of objects) {
+    summary[o.action]++;
+    if (o.blocked) summary.blocked++;
+  }
   const explicitEdges = plan.edges.filter((e) => !e.implicit);
   return {
     package: req.packagePath,
@@ -163,4 +126,17 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
       durationMs: Date.now() - started,
     },
   };
+}
+
+/** Why an apply that changes no value still writes the object: what happens to its field ownership. */
+function ownershipMove(live: KubeObject, apiVersion: string, fieldManager: string): string {
+  const entries = (live.metadata.managedFields ?? []) as {
+    manager?: string;
+    operation?: string;
+    apiVersion?: string;
+  }[];
+  const ours = entries.find((e) => e.manager === fieldManager && e.operation === 'Apply');
+  if (ours?.apiVersion && ours.apiVersion !== apiVersion)
+    return `the field ownership of ${fieldManager} is recorded under ${apiVersion} instead of ${ours.apiVersion}`;
+  return `field ownership moves to ${fieldManager}`;
 }

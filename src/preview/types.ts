@@ -43,6 +43,19 @@ export interface FieldChange {
   afterBytes?: number;
 }
 
+/**
+ * An object apply would not deploy for a reason the user did not choose (its preview action is `error`):
+ * the inventory policy (another inventory owns it, or none does under strict), or something it depends on
+ * is blocked, or failed.
+ */
+export interface BlockedInfo {
+  cause: 'inventory-policy' | 'dependency';
+  /** The inventory that owns it (inventory-policy), and that inventory's ResourceGroup when found. */
+  owner?: { id: string; resourceGroup?: { namespace: string; name: string } };
+  /** What to do about it, in one sentence. */
+  fix: string;
+}
+
 export interface PreviewObject {
   id: ObjectId;
   apiVersion: string;
@@ -55,11 +68,14 @@ export interface PreviewObject {
   /** False when the server could not dry-run it yet (its Namespace/CRD comes from this package). */
   validated?: boolean;
   changes?: FieldChange[];
+  /** Set when apply would not deploy it (action `error`), for a reason the user did not choose. */
+  blocked?: BlockedInfo;
   /** Unified diff of the YAML (`-` live, `+` desired), redacted; absent when unchanged. */
   diff?: string;
 }
 
-export type PreviewSummary = Record<PreviewAction, number>;
+/** Objects per action, plus `blocked`: how many of the `error` objects are blocked (`PreviewObject.blocked`). */
+export type PreviewSummary = Record<PreviewAction, number> & { blocked: number };
 
 export interface PreviewDocument {
   /** Package path as the user names it (relative to the repository root). */
@@ -83,5 +99,15 @@ export interface PreviewDocument {
 }
 
 export function emptySummary(): PreviewSummary {
-  return { create: 0, configure: 0, unchanged: 0, prune: 0, skip: 0, error: 0, replace: 0, orphan: 0 };
+  return {
+    create: 0,
+    configure: 0,
+    unchanged: 0,
+    prune: 0,
+    skip: 0,
+    error: 0,
+    replace: 0,
+    orphan: 0,
+    blocked: 0,
+  };
 }

@@ -32,6 +32,8 @@ export interface ApplySummaryObject {
   wave?: number;
   /** From the apply until the object was Current (or gone, for a prune), when known. */
   durationMs?: number;
+  /** Skipped for a reason the user did not choose (another inventory owns it, a dependency failed): not deployed. */
+  blocked?: boolean;
   /** The failed object's last conditions, e.g. `Available=False: MinimumReplicasUnavailable`. */
   conditions?: string[];
 }
@@ -73,7 +75,13 @@ function counts(objects: ApplySummaryObject[]): string {
 function headline(input: ApplySummaryInput): string {
   const pkg = code(input.package);
   const failed = input.objects.find(isFailed);
+  const blocked = input.objects.filter((obj) => obj.blocked);
   if (input.outcome === 'failure' || failed) {
+    if (!failed && blocked.length > 0) {
+      const names = blocked.slice(0, 5).map((obj) => code(shortName(obj.id)));
+      const more = blocked.length > 5 ? ` and ${blocked.length - 5} more` : '';
+      return `### ❌ ${pkg}: ${blocked.length} object(s) blocked, not deployed: ${names.join(', ')}${more}`;
+    }
     if (failed) {
       const after = failed.durationMs !== undefined ? ` after ${formatDuration(failed.durationMs)}` : '';
       const why = failed.message ? `: ${escapeText(clip(failed.message, 300))}` : '';
@@ -112,11 +120,13 @@ function failureSection(objects: ApplySummaryObject[]): string[] {
     for (const condition of obj.conditions ?? []) lines.push(`- ${escapeText(clip(condition, 500))}`);
     lines.push('');
   }
-  const blocked = objects.filter((obj) => obj.action === 'skipped' && /dependency/i.test(obj.message ?? ''));
+  const blocked = objects.filter((obj) => obj.blocked);
   if (blocked.length > 0) {
-    lines.push(
-      `Not applied because a dependency failed: ${blocked.map((obj) => code(shortName(obj.id))).join(', ')}`,
-    );
+    lines.push('**Not deployed (blocked):**', '');
+    for (const obj of blocked) {
+      const source = obj.source ? ` (${code(`${obj.source.file}:${obj.source.line}`)})` : '';
+      lines.push(`- ⛔ ${code(shortName(obj.id))}${source}: ${escapeText(clip(obj.message ?? '', 1000))}`);
+    }
   }
   return lines;
 }

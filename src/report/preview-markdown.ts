@@ -5,11 +5,13 @@ import { renderWaveGraph } from './preview-mermaid.js';
 import {
   ACTION_ICON,
   actionWords,
+  BLOCKED_ICON,
   changeWords,
   countPhrases,
   displayPath,
   hasChanges,
   listedObjects,
+  objectIcon,
   objectName,
 } from './preview-words.js';
 
@@ -19,8 +21,10 @@ export const GITHUB_COMMENT_LIMIT = 65_536;
 export interface PreviewMarkdownOptions {
   /** Longest body to produce; default GitHub's comment limit. */
   maxLength?: number;
-  /** Start with `previewMarker(doc.package)`; default true (the job summary leaves it out). */
+  /** Start with `previewMarker(doc.package, commentKey)`; default true (the job summary leaves it out). */
   marker?: boolean;
+  /** The action's `comment-key`, named in the marker (one comment per package and key). */
+  commentKey?: string;
   /** Named in the note when something is cut; default "GitHub's comment limit". */
   limitName?: string;
   /** Where the reader finds what was cut; default the job summary (linked when the run URL is known). */
@@ -37,12 +41,28 @@ const MAX_FIELDS_IN_ROW = 3;
 const DIFF_CUTS = [200, 80, 30, 12];
 
 /**
- * The hidden first line that names the package, so a later run finds and edits this package's comment
- * instead of adding another. `%` and `>` are percent-encoded: a path can then never end the HTML comment.
+ * The hidden first line that names the package (and the `comment-key`, when set), so a later run finds and
+ * edits this package's comment instead of adding another. `%` and `>` and line breaks are
+ * percent-encoded in the package: a path can then never end the HTML comment (the action refuses keys
+ * that could).
  */
-export function previewMarker(pkg: string): string {
+export function previewMarker(pkg: string, key = ''): string {
   const safe = pkg.replace(/[%>\r\n]/g, (ch) => encodeURIComponent(ch));
-  return `<!-- kpt-live-action:preview package=${safe} -->`;
+  return `<!-- kpt-live-action:preview package=${safe}${key ? ` key=${key}` : ''} -->`;
+}
+
+/** The package and key a comment's first line names, if it starts with a preview marker. */
+export function parsePreviewMarker(body: string): { package: string; key: string } | undefined {
+  const first = body.trimStart().split('\n', 1)[0];
+  const m = first.match(/^<!-- kpt-live-action:preview package=(.*?)(?: key=(.*))? -->$/);
+  if (!m) return undefined;
+  let pkg: string;
+  try {
+    pkg = decodeURIComponent(m[1]);
+  } catch {
+    pkg = m[1];
+  }
+  return { package: pkg, key: m[2] ?? '' };
 }
 
 interface Plan {
@@ -85,6 +105,10 @@ function problemLines(doc: PreviewDocument, objects: PreviewObject[]): string[] 
   const lines = problems.slice(0, MAX_PROBLEMS).map((obj) => {
     const name = code(objectName(obj, doc));
     const why = escapeText(clip(obj.reason ?? 'no reason given', 500));
+    if (obj.blocked) {
+      const fix = escapeText(clip(obj.blocked.fix, 300));
+      return `- ${BLOCKED_ICON} blocked ${name} (apply would not deploy it): ${why}. **Fix:** ${fix}`;
+    }
     return obj.action === 'skip' ? `- ⚠️ skipped ${name}: ${why}` : `- ❌ ${name}: ${why}`;
   });
   if (problems.length > MAX_PROBLEMS) lines.push(`- … and ${problems.length - MAX_PROBLEMS} more`);
@@ -104,9 +128,7 @@ function changeCell(obj: PreviewObject): string {
 function table(doc: PreviewDocument, objects: PreviewObject[], rows: number): string[] {
   const lines = ['| | object | change |', '|---|---|---|'];
   for (const obj of objects.slice(0, rows)) {
-    lines.push(
-      `| ${ACTION_ICON[obj.action]} | ${cell(code(objectName(obj, doc)))} | ${cell(changeCell(obj))} |`,
-    );
+    lines.push(`| ${objectIcon(obj)} | ${cell(code(objectName(obj, doc)))} | ${cell(changeCell(obj))} |`);
   }
   if (objects.length > rows) lines.push('', `*… and ${objects.length - rows} more objects not listed*`);
   return lines;
@@ -134,7 +156,7 @@ function footer(doc: PreviewDocument): string {
 }
 
 function render(doc: PreviewDocument, plan: Plan, opts: PreviewMarkdownOptions): string {
-  const top = opts.marker === false ? [] : [previewMarker(doc.package)];
+  const top = opts.marker === false ? [] : [previewMarker(doc.package, opts.commentKey)];
   if (!hasChanges(doc.summary)) return [...top, noChangesLine(doc)].join('\n') + '\n';
   const objects = listedObjects(doc);
   const blocks: string[][] = [[...top, headline(doc)], [countsLine(doc)]];

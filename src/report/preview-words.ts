@@ -46,15 +46,32 @@ const COUNT_WORDS: Record<PreviewAction, (n: number) => string> = {
   unchanged: (n) => `${n} unchanged`,
 };
 
-/** `['1 to create', '2 to configure', '5 unchanged']`: non-zero counts only. */
-export function countPhrases(summary: PreviewSummary): string[] {
-  return ACTION_ORDER.filter((action) => summary[action] > 0).map((action) =>
-    COUNT_WORDS[action](summary[action]),
-  );
+/** The icon of a blocked object (apply would not deploy it): its action is `error`, its cause is not the server. */
+export const BLOCKED_ICON = '⛔';
+
+/** The icon for one object: its action's, or the blocked one. */
+export function objectIcon(obj: PreviewObject): string {
+  return obj.blocked ? BLOCKED_ICON : ACTION_ICON[obj.action];
+}
+
+/**
+ * `['1 to create', '2 blocked', '5 unchanged']`: non-zero counts only; blocked objects (counted among the
+ * errors) are named apart from the other errors.
+ */
+export function countPhrases(summary: Omit<PreviewSummary, 'blocked'> & { blocked?: number }): string[] {
+  const blocked = summary.blocked ?? 0;
+  return ACTION_ORDER.flatMap((action) => {
+    if (action !== 'error') return summary[action] > 0 ? [COUNT_WORDS[action](summary[action])] : [];
+    const others = summary.error - blocked;
+    return [
+      ...(blocked > 0 ? [`${blocked} blocked`] : []),
+      ...(others > 0 ? [COUNT_WORDS.error(others)] : []),
+    ];
+  });
 }
 
 /** True when applying would do anything or something needs attention (skips and errors count). */
-export function hasChanges(summary: PreviewSummary): boolean {
+export function hasChanges(summary: Omit<PreviewSummary, 'blocked'>): boolean {
   return ACTION_ORDER.some((action) => action !== 'unchanged' && summary[action] > 0);
 }
 
@@ -124,6 +141,7 @@ export function actionWords(obj: PreviewObject): string {
     case 'skip':
       return `skipped: ${why ?? 'no reason given'}`;
     case 'error':
+      if (obj.blocked) return `blocked: ${why ?? 'not deployed'}. Fix: ${obj.blocked.fix}`;
       return `error: ${why ?? 'no message from the server'}`;
     default:
       return obj.action;

@@ -2,10 +2,17 @@ import { type ApplyRequest, runApply } from '../apply/applier.js';
 import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
-import { countOutcomes, exitCodeOf, type RunResult } from '../apply/run-result.js';
+import {
+  countOutcomes,
+  exitCodeOf,
+  isBlockedOutcome,
+  isFailedOutcome,
+  type RunResult,
+} from '../apply/run-result.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import {
   type DeployRecord,
+  deleteHistory,
   type HistoryEntry,
   readHistoryEntries,
   writeHistory,
@@ -50,6 +57,8 @@ export interface RunPackageOptions {
   history?: HistoryOptions;
   /** Called once the package is loaded and valid, before anything runs (e.g. to learn its Secret values). */
   onPrepared?: (prepared: PreparedPackage) => void;
+  /** Apply: the pre-flight's plan, before the first write; throwing refuses the run (see ApplyRequest). */
+  onPlanned?: ApplyRequest['onPlanned'];
 }
 
 export interface HistoryOptions {
@@ -144,7 +153,15 @@ export async function runPackage(
     const afterRun = async (run: RunResult) => {
       // a run refused before its first write (pre-flight, empty package, lock) changed nothing: no record
       const changedNothing = run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
-      if (!o.history || !history || changedNothing) return;
+      // a destroy that deleted the inventory's Namespace took the history with it
+      if (!o.history || !history || changedNothing || run.namespaceDeleted) return;
+      // a destroy that deleted the inventory takes the package's history with it
+      if (mode === 'destroy' && run.outcome === 'success') {
+        await deleteHistory(client, inventory).catch((err) =>
+          result.notices.push(`deploy history not deleted: ${(err as Error).message}`),
+        );
+        return;
+      }
       await writeHistory(
         client,
         inventory,
@@ -155,7 +172,7 @@ export async function runPackage(
     };
     const run =
       mode === 'apply'
-        ? await runApply({ ...req, objects: prepared.objects, afterRun })
+        ? await runApply({ ...req, objects: prepared.objects, afterRun, onPlanned: o.onPlanned })
         : await runDestroy({ ...req, afterRun });
     result.run = run;
     result.outcome = run.outcome;
@@ -179,7 +196,7 @@ function deployRecord(
   run: RunResult,
 ): DeployRecord {
   const failed = run.objects
-    .filter((o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout')
+    .filter((o) => isFailedOutcome(o) || isBlockedOutcome(o))
     .map((o) => `${shortName(o.id)}: ${o.message ?? o.reconcile ?? 'failed'}`);
   return {
     package: pkg,

@@ -1,8 +1,5 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
+import { git } from '../common/git.js';
 import type { DeployRecord } from '../inventory/deploy-history.js';
-
-const run = promisify(execFile);
 
 /** Whether `older` is an ancestor of `newer` in the repository; undefined when git cannot tell. */
 export async function isAncestor(
@@ -12,21 +9,19 @@ export async function isAncestor(
 ): Promise<boolean | undefined> {
   const ask = async () => {
     try {
-      await run('git', ['merge-base', '--is-ancestor', older, newer], { cwd: repoDir });
-      return true;
-    } catch (err) {
-      return (err as { code?: number }).code === 1 ? false : undefined;
+      const r = await git(repoDir, ['merge-base', '--is-ancestor', older, newer], { allowFail: true });
+      return r.code === 0 ? true : r.code === 1 ? false : undefined;
+    } catch {
+      return undefined; // no git
     }
   };
   let answer = await ask();
   if (answer === undefined) {
     // a shallow checkout may lack the other commit: fetch it and ask again
-    await run('git', ['fetch', '--no-tags', '--quiet', 'origin', newer], { cwd: repoDir }).catch(
-      () => undefined,
-    );
-    await run('git', ['fetch', '--no-tags', '--quiet', '--unshallow', 'origin'], { cwd: repoDir }).catch(
-      () => undefined,
-    );
+    const fetch = (args: string[]) =>
+      git(repoDir, ['fetch', '--no-tags', '--quiet', ...args], { allowFail: true }).catch(() => undefined);
+    await fetch(['origin', newer]);
+    await fetch(['--unshallow', 'origin']);
     answer = await ask();
   }
   return answer;

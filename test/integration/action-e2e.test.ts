@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
 import { createOriginAndClone, git } from '../support/git-repo.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
+import { RUNTIMES } from '../support/node24.js';
 import { runAction } from '../support/run-action.js';
 
 const ZERO = '0'.repeat(40);
@@ -10,9 +11,11 @@ const ZERO = '0'.repeat(40);
 /**
  * The bundled action (dist/index.js) run as a runner runs it, against the real control plane, a local
  * GitHub API and real git repositories: PR previews with sticky comments, applies on push, failures with
- * annotations, fork tokens, shallow clones, and a PR that deletes a package.
+ * annotations, fork tokens, shallow clones, and a PR that deletes a package. Under this Node and under
+ * Node 24, the runtime action.yml declares.
  */
-describe('the action end to end', () => {
+describe.each(RUNTIMES)('the action end to end ($name)', ({ binary }) => {
+  let node: string;
   const api = adminClient();
   let ns: string;
   let gh: GitHubServer;
@@ -56,6 +59,7 @@ ${deadline}  selector: {matchLabels: {app: ${name}}}
       apiUrl: gh.url,
       sha: after,
       ref: 'refs/heads/main',
+      node,
     });
   const pr = (number: number, base: string, head: string, branch: string, token = gh.writeToken) =>
     runAction({
@@ -74,9 +78,11 @@ ${deadline}  selector: {matchLabels: {app: ${name}}}
       apiUrl: gh.url,
       sha: head,
       ref: `refs/pull/${number}/merge`,
+      node,
     });
 
   beforeAll(async () => {
+    node = binary();
     ns = await createNamespace(api, 'e2e');
     kubeconfig = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
     repo = createOriginAndClone();

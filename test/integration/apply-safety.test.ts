@@ -141,6 +141,8 @@ describe('apply safety', () => {
     });
     const second = await runPkg(conn, pkg, 'apply', {}, ns);
     expect(second.result.error).toBeUndefined();
+    // the claimed object was not deployed, for a reason the user did not choose: the run fails
+    expect(second.result.exitCode).toBe(3);
     const lines = actions(second.events);
     expect(lines).toContain('apply ConfigMap/owned-by-other Skipped');
     expect(lines).toContain('prune ConfigMap/prune-me Successful');

@@ -91,6 +91,7 @@ describe('kpt-live commands', () => {
       error: 0,
       replace: 0,
       orphan: 0,
+      blocked: 0,
     });
     expect(doc.objects.map((o: Obj) => `${o.action} ${o.id.kind}/${o.id.name}`)).toEqual([
       'create ConfigMap/config-map-1',

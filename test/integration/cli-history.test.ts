@@ -28,4 +28,24 @@ describe('kpt-live history', () => {
     const bad = await runCli(['apply', 'basic', '--history-limit', 'zero'], { cwd: work });
     expect(bad.code).toBe(2);
   });
+
+  it('destroy deletes the package deploy records with its inventory: nothing of ours is left', async () => {
+    const api = adminClient();
+    const ns = await createNamespace(api, 'clihistd');
+    const work = await packageIn('basic', ns);
+    for (let i = 0; i < 2; i++) expect((await runCli(['apply', 'basic'], { cwd: work })).code).toBe(0);
+    const records = async () =>
+      (
+        await api.request<{ items: unknown[] }>(
+          'GET',
+          `/api/v1/namespaces/${ns}/configmaps?labelSelector=kpt-live-action.dev%2Fhistory-of`,
+        )
+      ).body.items.length;
+    expect(await records()).toBe(2);
+    const destroyed = await runCli(['destroy', 'basic'], { cwd: work });
+    expect(destroyed.code, destroyed.stderr).toBe(0);
+    expect(await records()).toBe(0);
+    const listed = await runCli(['history', 'basic', '--output', 'json'], { cwd: work });
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+  });
 });

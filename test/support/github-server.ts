@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 
 /**
- * A local stand-in for the GitHub REST endpoints the action calls (PR files, compare, issue comments),
+ * A local stand-in for the GitHub REST endpoints the action calls (PR files, compare, issue comments,
+ * issues listed by label, created, edited, closed and reopened, labels, the pull requests of a commit),
  * on 127.0.0.1 with a random port. It behaves like GitHub where the action depends on it: pagination
  * (`per_page` default 30, max 100, `page`, a `Link` header with first/prev/next/last), the 3,000-file cap
  * of PR files and the 300-file cap of compare, `token X`/`Bearer X` auth (401 without a known token,
@@ -30,6 +31,33 @@ export interface ServerComment {
   html_url: string;
 }
 
+export interface ServerLabel {
+  name: string;
+  color: string;
+  description: string | null;
+}
+
+export interface ServerIssue {
+  number: number;
+  title: string;
+  body: string | null;
+  state: 'open' | 'closed';
+  state_reason: string | null;
+  labels: ServerLabel[];
+  user: { login: string; type: 'Bot' | 'User' };
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+  html_url: string;
+}
+
+export interface SeedIssue {
+  title: string;
+  body?: string;
+  labels?: string[];
+  state?: 'open' | 'closed';
+}
+
 /** A pull request: its files as given, or computed from `gitDir` (`git diff base...head`) when absent. */
 export interface SeedPull {
   files?: ServerFile[];
@@ -46,6 +74,13 @@ export interface GitHubServerState {
   /** `base...head` → a compare result; otherwise computed from `gitDir`. */
   compares: Map<string, { files: ServerFile[]; commits?: { sha: string }[] }>;
   nextCommentId: number;
+  /** Issue number → issue (pull requests are not listed here; they share the numbering). */
+  issues: Map<number, ServerIssue>;
+  /** Label name (lower-cased) → label. */
+  labels: Map<string, ServerLabel>;
+  nextIssueNumber: number;
+  /** Commit SHA → the pull requests `GET /commits/{sha}/pulls` lists for it (merged ones carry `merged_at`). */
+  commitPulls: Map<string, { number: number; merged_at: string | null; state?: 'open' | 'closed' }[]>;
 }
 
 export interface RecordedRequest {
@@ -74,6 +109,10 @@ export interface GitHubServerOptions {
   pulls?: Record<number, SeedPull>;
   /** Issue number → comment bodies, created as `botLogin` unless given as objects. */
   comments?: Record<number, (string | { body: string; login?: string; type?: 'Bot' | 'User' })[]>;
+  /** Issues that exist before the run, numbered after the pull requests. */
+  issues?: SeedIssue[];
+  /** Labels that exist before the run. */
+  labels?: string[];
 }
 
 export interface GitHubServer {
@@ -83,6 +122,8 @@ export interface GitHubServer {
   requests: RecordedRequest[];
   writeToken: string;
   readToken: string;
+  /** Adds an issue as a person would (created as a User; labels created as needed). */
+  addIssue(seed: SeedIssue): ServerIssue;
   close(): Promise<void>;
 }
 
@@ -140,7 +181,13 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     comments: new Map(),
     compares: new Map(),
     nextCommentId: 1001,
+    issues: new Map(),
+    labels: new Map(),
+    nextIssueNumber: 1,
+    commitPulls: new Map(),
   };
+  state.nextIssueNumber =
+    Math.max(0, ...state.pulls.keys(), ...Object.keys(opts.comments ?? {}).map(Number)) + 1;
   const requests: RecordedRequest[] = [];
   let url = '';
   /** A diff per base...head: every page of a 3,000-file list would otherwise run git again. */
@@ -179,6 +226,68 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     }
   }
 
+  const labelFor = (name: string): ServerLabel => {
+    let l = state.labels.get(name.toLowerCase());
+    if (!l) {
+      // GitHub creates a label named on a new issue when it does not exist yet
+      l = { name, color: 'ededed', description: null };
+      state.labels.set(name.toLowerCase(), l);
+    }
+    return l;
+  };
+  const makeIssue = (seed: SeedIssue, login = botLogin, type: 'Bot' | 'User' = 'Bot'): ServerIssue => {
+    const number = state.nextIssueNumber++;
+    const now = new Date(Date.UTC(2026, 0, 1, 0, 0, 0) + number * 1000).toISOString();
+    const closed = seed.state === 'closed';
+    const issue: ServerIssue = {
+      number,
+      title: seed.title,
+      body: seed.body ?? null,
+      state: closed ? 'closed' : 'open',
+      state_reason: closed ? 'completed' : null,
+      labels: (seed.labels ?? []).map(labelFor),
+      user: { login, type },
+      created_at: now,
+      updated_at: now,
+      closed_at: closed ? now : null,
+      html_url: `https://github.test/${state.owner}/${state.repo}/issues/${number}`,
+    };
+    state.issues.set(number, issue);
+    return issue;
+  };
+  for (const name of opts.labels ?? []) labelFor(name);
+  for (const seed of opts.issues ?? []) makeIssue(seed, 'octocat', 'User');
+
+  /** The fields of POST/PATCH /issues GitHub validates, applied to `issue`. */
+  const editIssue = (issue: ServerIssue, b: Record<string, unknown>) => {
+    if ('title' in b) {
+      if (typeof b.title !== 'string' || !b.title)
+        throw new HttpError(422, 'Validation Failed: title is missing');
+      issue.title = b.title;
+    }
+    if ('body' in b) {
+      if (b.body !== null && typeof b.body !== 'string') throw new HttpError(422, 'Validation Failed: body');
+      if (typeof b.body === 'string' && b.body.length > 65536)
+        throw new HttpError(422, 'Validation Failed: body is too long (maximum is 65536 characters)');
+      issue.body = b.body as string | null;
+    }
+    if ('labels' in b) {
+      if (!Array.isArray(b.labels)) throw new HttpError(422, 'Validation Failed: labels');
+      issue.labels = b.labels.map((l) =>
+        labelFor(typeof l === 'string' ? l : String((l as ServerLabel).name)),
+      );
+    }
+    if ('state' in b) {
+      if (b.state !== 'open' && b.state !== 'closed') throw new HttpError(422, 'Validation Failed: state');
+      if (b.state !== issue.state) {
+        issue.state = b.state;
+        issue.closed_at = b.state === 'closed' ? new Date().toISOString() : null;
+        issue.state_reason = b.state === 'closed' ? String(b.state_reason ?? 'completed') : 'reopened';
+      }
+    }
+    issue.updated_at = new Date().toISOString();
+  };
+
   function page<T>(res: ServerResponse, pathname: string, query: URLSearchParams, items: T[]): T[] {
     const perPage = Math.min(100, Math.max(1, Number(query.get('per_page') ?? 30) || 30));
     const current = Math.max(1, Number(query.get('page') ?? 1) || 1);
@@ -212,6 +321,75 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     const compare = method === 'GET' ? rest.match(/^compare\/(.+)\.\.\.(.+)$/) : null;
     const issueComments = rest.match(/^issues\/(\d+)\/comments$/);
     const oneComment = method === 'PATCH' ? rest.match(/^issues\/comments\/(\d+)$/) : null;
+    const issueList = rest === 'issues';
+    const oneIssue = rest.match(/^issues\/(\d+)$/);
+    const labelList = rest === 'labels';
+    const oneLabel = rest.match(/^labels\/([^/]+)$/);
+    if (issueList && method === 'GET') {
+      const q = u.searchParams;
+      const wanted = (q.get('labels') ?? '')
+        .split(',')
+        .map((l) => l.trim().toLowerCase())
+        .filter(Boolean);
+      const st = q.get('state') ?? 'open';
+      if (!['open', 'closed', 'all'].includes(st)) throw new HttpError(422, 'Validation Failed: state');
+      const asc = q.get('direction') === 'asc';
+      const items = [...state.issues.values()]
+        .filter((i) => st === 'all' || i.state === st)
+        .filter((i) => wanted.every((w) => i.labels.some((l) => l.name.toLowerCase() === w)))
+        .sort((a, b) => (asc ? a.number - b.number : b.number - a.number));
+      return page(res, u.pathname, u.searchParams, items);
+    }
+    if (issueList && method === 'POST') {
+      const b = (body ?? {}) as Record<string, unknown>;
+      if (typeof b.title !== 'string' || !b.title)
+        throw new HttpError(422, 'Validation Failed: title is missing');
+      const issue = makeIssue({ title: b.title });
+      editIssue(issue, b);
+      res.statusCode = 201;
+      return issue;
+    }
+    if (oneIssue) {
+      const issue = state.issues.get(Number(oneIssue[1]));
+      if (!issue) throw new HttpError(404, 'Not Found');
+      if (method === 'GET') return issue;
+      if (method === 'PATCH') {
+        editIssue(issue, (body ?? {}) as Record<string, unknown>);
+        return issue;
+      }
+    }
+    if (labelList && method === 'GET')
+      return page(res, u.pathname, u.searchParams, [...state.labels.values()]);
+    if (labelList && method === 'POST') {
+      const b = (body ?? {}) as Record<string, unknown>;
+      if (typeof b.name !== 'string' || !b.name)
+        throw new HttpError(422, 'Validation Failed: name is missing');
+      if (state.labels.has(b.name.toLowerCase()))
+        throw new HttpError(422, 'Validation Failed: already_exists');
+      const label: ServerLabel = {
+        name: b.name,
+        color: typeof b.color === 'string' ? b.color : 'ededed',
+        description: typeof b.description === 'string' ? b.description : null,
+      };
+      state.labels.set(b.name.toLowerCase(), label);
+      res.statusCode = 201;
+      return label;
+    }
+    if (oneLabel && method === 'GET') {
+      const label = state.labels.get(decodeURIComponent(oneLabel[1]).toLowerCase());
+      if (!label) throw new HttpError(404, 'Not Found');
+      return label;
+    }
+    const commitPulls = method === 'GET' ? rest.match(/^commits\/([^/]+)\/pulls$/) : null;
+    if (commitPulls) {
+      const pulls = (state.commitPulls.get(decodeURIComponent(commitPulls[1])) ?? []).map((p) => ({
+        number: p.number,
+        state: p.state ?? (p.merged_at ? 'closed' : 'open'),
+        merged_at: p.merged_at,
+        html_url: `https://github.test/${state.owner}/${state.repo}/pull/${p.number}`,
+      }));
+      return page(res, u.pathname, u.searchParams, pulls);
+    }
     if (pullFiles) {
       const r = pullFiles;
       const pull = state.pulls.get(Number(r[1]));
@@ -334,6 +512,7 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     requests,
     writeToken: [...writeTokens][0],
     readToken: [...readTokens][0],
+    addIssue: (seed) => makeIssue(seed, 'octocat', 'User'),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((err) => (err ? reject(err) : resolve()));

@@ -19,13 +19,17 @@ export interface ActionRun {
  * the event payload in GITHUB_EVENT_PATH, outputs and the job summary in files.
  */
 export async function runAction(opts: {
-  event: 'pull_request' | 'push' | 'workflow_dispatch';
+  event: 'pull_request' | 'push' | 'workflow_dispatch' | 'schedule';
   payload: Record<string, unknown>;
   inputs: Record<string, string>;
   workspace: string;
   apiUrl: string;
   sha: string;
   ref: string;
+  /** The Node binary to run it with; default this process's (tests also pass Node 24, see node24.ts). */
+  node?: string;
+  /** More environment (e.g. another GITHUB_RUN_ID). */
+  env?: Record<string, string>;
 }): Promise<ActionRun> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-runner-'));
   const eventPath = path.join(dir, 'event.json');
@@ -50,10 +54,11 @@ export async function runAction(opts: {
     GITHUB_OUTPUT: outputPath,
     GITHUB_STEP_SUMMARY: summaryPath,
     RUNNER_TEMP: dir,
+    ...opts.env,
   };
   for (const [k, v] of Object.entries(opts.inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [distIndex], {
+    const proc = spawn(opts.node ?? process.execPath, [distIndex], {
       cwd: opts.workspace,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

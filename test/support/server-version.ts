@@ -29,6 +29,10 @@ function gate<T extends Runner>(runner: T, minor: number, reason: string): T {
   if (serverMinor() >= minor) return runner;
   const tag = `[needs Kubernetes 1.${minor}+: ${reason}]`;
   const skipped = ((name: string, fn?: unknown, opts?: unknown) =>
-    (runner.skip as (n: string, f?: unknown, o?: unknown) => void)(`${name} ${tag}`, fn, opts)) as unknown as T;
+    (runner.skip as (n: string, f?: unknown, o?: unknown) => void)(
+      `${name} ${tag}`,
+      fn,
+      opts,
+    )) as unknown as T;
   return skipped;
 }

@@ -1,66 +1,10 @@
-import { execFile } from 'node:child_process';
+import { git, oneLine } from '../../common/git.js';
 
-/** What a git command printed and how it ended. */
-export interface GitResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Git's multi-line messages as one log line. */
-const oneLine = (text: string) => text.trim().replace(/\s*\n\s*/g, '; ');
-
-/** A failed git command, with the command line and git's own message so the log says what to fix. */
-export class GitError extends Error {
-  constructor(
-    readonly args: readonly string[],
-    readonly result: GitResult,
-    readonly repoDir: string,
-  ) {
-    super(
-      `git ${args.join(' ')} failed in ${repoDir} (exit ${result.code}): ${oneLine(result.stderr) || oneLine(result.stdout) || 'no output'}`,
-    );
-    this.name = 'GitError';
-  }
-}
+export { GitError, type GitResult, git } from '../../common/git.js';
 
 /** 40 (SHA-1) or 64 (SHA-256) zeros: the `before` of a push that created the branch. */
 export function isZeroSha(sha: string | undefined): boolean {
   return sha !== undefined && /^0+$/.test(sha) && (sha.length === 40 || sha.length === 64);
-}
-
-/**
- * Runs git without a shell (paths and SHAs from an event payload are never interpreted), never prompting
- * for credentials (a prompt would hang the job until its timeout). Throws a GitError unless `allowFail`.
- */
-export function git(
-  repoDir: string,
-  args: readonly string[],
-  opts: { allowFail?: boolean } = {},
-): Promise<GitResult> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      'git',
-      [...args],
-      {
-        cwd: repoDir,
-        encoding: 'utf8',
-        maxBuffer: 512 * 1024 * 1024,
-        env: { ...process.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
-      },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        const result: GitResult = { code, stdout, stderr };
-        if (err && typeof err.code !== 'number') {
-          reject(new Error(`could not run git ${args.join(' ')} in ${repoDir}: ${err.message}`));
-        } else if (code !== 0 && !opts.allowFail) {
-          reject(new GitError(args, result, repoDir));
-        } else {
-          resolve(result);
-        }
-      },
-    );
-  });
 }
 
 /** True when the commit object is in the local repository (a depth-1 checkout lacks older ones). */

@@ -16,14 +16,28 @@ export {
 } from './change-set.js';
 export { type ChangedFile, type FileStatus, parseNameStatus } from './changed-file.js';
 export { type ChangedPackages, type ChangedUnit, changedPackages } from './changed-packages.js';
+export {
+  DRIFT_LABEL,
+  type DriftIssueInput,
+  type DriftIssueResult,
+  listDriftIssues,
+  pickDriftIssue,
+  syncDriftIssue,
+} from './drift-issue.js';
 export { type EventContext, isDefaultBranchPush, type PullRequestInfo, readEventContext } from './event.js';
 export { globToRegExp, resolveExplicitPackages } from './explicit-packages.js';
 export { GitError, isZeroSha } from './git.js';
 export { readInventoryAtCommit, unitsAtCommit } from './inventory-at-commit.js';
+export { type MergedPull, mergedPullsOf } from './merged-pulls.js';
 export { apiBaseUrl, createOctokit, type GitHubClient, httpStatusOf } from './octokit.js';
 export {
+  type CommentThread,
+  findMarkedComment,
+  type ListedComment,
   pickMarkedComment,
+  readCommentThread,
   type UpsertCommentInput,
   type UpsertCommentResult,
   upsertPreviewComment,
+  writeMarkedComment,
 } from './pr-comment.js';

@@ -23,12 +23,39 @@ describe('parseInputs', () => {
       waitForJobs: false,
       waitForControllerMs: 0,
       allowEmptyPrune: false,
+      allowSkipped: false,
       forceConflicts: false,
       exitEarly: false,
       defaultUpdateStrategy: '',
     });
-    expect(i.comment).toBe(true);
+    expect(i.comment).toBe('changes');
+    expect(i.commentKey).toBe('');
+    expect(i.commentOnApply).toBe(true);
+    expect(i.planDrift).toBe('warn');
     expect(i.historyLimit).toBe(20);
+    expect(i.driftIssue).toBe(false);
+    expect(i.failOnDrift).toBe(false);
+    expect(i.commentKey).toBe('');
+  });
+
+  it('reads the drift mode and its inputs', () => {
+    withInputs({ mode: 'drift', 'drift-issue': 'true', 'fail-on-drift': 'TRUE', 'comment-key': ' prod ' });
+    expect(parseInputs()).toMatchObject({
+      mode: 'drift',
+      driftIssue: true,
+      failOnDrift: true,
+      commentKey: 'prod',
+    });
+    vi.unstubAllEnvs();
+    withInputs({ 'fail-on-drift': 'maybe' });
+    expect(() => parseInputs()).toThrow(/Invalid input 'fail-on-drift': "maybe"/);
+  });
+
+  it('reads allow-skipped (off by default; true/false)', () => {
+    withInputs({ 'allow-skipped': 'true' });
+    expect(parseInputs().run.allowSkipped).toBe(true);
+    withInputs({ 'allow-skipped': 'nope' });
+    expect(() => parseInputs()).toThrow(/Invalid input 'allow-skipped'/);
   });
 
   it('reads the pre-flight mode: auto by default, all/off, and true/false as all/off', () => {
@@ -45,6 +72,27 @@ describe('parseInputs', () => {
     }
     withInputs({ preflight: 'some' });
     expect(() => parseInputs()).toThrow(/Invalid input 'preflight': "some" \(accepted: auto, all, off\)/);
+  });
+
+  it('reads the comment mode: changes by default, always/never, and true/false as always/never', () => {
+    for (const [given, mode] of [
+      ['changes', 'changes'],
+      ['always', 'always'],
+      ['never', 'never'],
+      ['true', 'always'],
+      ['false', 'never'],
+    ]) {
+      withInputs({ comment: given });
+      expect(parseInputs().comment, given).toBe(mode);
+    }
+  });
+
+  it('reads comment-key, comment-on-apply and plan-drift', () => {
+    withInputs({ 'comment-key': ' prod-eu ', 'comment-on-apply': 'false', 'plan-drift': 'fail' });
+    const i = parseInputs();
+    expect(i.commentKey).toBe('prod-eu');
+    expect(i.commentOnApply).toBe(false);
+    expect(i.planDrift).toBe('fail');
   });
 
   it('reads every setting', () => {
@@ -79,7 +127,7 @@ describe('parseInputs', () => {
     [
       'mode',
       'deploy',
-      /Invalid input 'mode': "deploy" \(accepted: auto, preview, apply, destroy, status, resolve\)/,
+      /Invalid input 'mode': "deploy" \(accepted: auto, preview, apply, destroy, status, resolve, drift\)/,
     ],
     ['reconcile-timeout', '10x', /Invalid input 'reconcile-timeout': "10x" \(expected a duration/],
     ['prune', 'yes', /Invalid input 'prune': "yes" \(accepted: true, false\)/],
@@ -92,6 +140,12 @@ describe('parseInputs', () => {
     ['wait-for-controller', 'soon', /Invalid input 'wait-for-controller'/],
     ['history-limit', '0', /Invalid input 'history-limit'/],
     ['apply-default-update-strategy', 'replace', /Invalid input 'apply-default-update-strategy'/],
+    ['comment', 'sometimes', /Invalid input 'comment': "sometimes" \(accepted: changes, always, never\)/],
+    ['plan-drift', 'error', /Invalid input 'plan-drift': "error" \(accepted: warn, fail, ignore\)/],
+    ['comment-on-apply', 'maybe', /Invalid input 'comment-on-apply': "maybe" \(accepted: true, false\)/],
+    ['comment-key', 'prod -->', /Invalid input 'comment-key': "prod -->"/],
+    ['comment-key', 'prod\neu', /Invalid input 'comment-key': "prod\\neu"/],
+    ['comment-key', '<!-- x', /Invalid input 'comment-key'/],
   ])('rejects %s=%s naming the input and the accepted values', (name, value, message) => {
     withInputs({ [name]: value });
     expect(() => parseInputs()).toThrow(message);

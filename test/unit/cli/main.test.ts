@@ -1,8 +1,10 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src/cli/cli-io.js';
 import { main } from '../../../src/cli/main.js';
+import { VERSION } from '../../../src/common/version.js';
 
 /** Runs the CLI in-process with collected output; no command here reaches a cluster. */
 async function cli(args: string[]) {
@@ -23,6 +25,14 @@ const missingKubeconfig = ['--kubeconfig', path.join(os.tmpdir(), 'kpt-live-no-s
 const pastParsing = `error: cannot use the kubeconfig: kubeconfig not found: ${path.join(os.tmpdir(), 'kpt-live-no-such-kubeconfig')}\n`;
 
 describe('kpt-live main', () => {
+  it('--version prints the package version, exit 0', async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'));
+    expect(VERSION).toBe(pkg.version);
+    const r = await cli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+  });
+
   it('--help lists every command and the exit codes, exit 0', async () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
@@ -35,10 +45,12 @@ describe('kpt-live main', () => {
       'resolve',
       'install-resource-group',
       'migrate',
+      'drift',
     ]) {
       expect(r.stdout).toMatch(new RegExp(`^  ${cmd} `, 'm'));
     }
     expect(r.stdout).toContain('Exit codes: 0 success, 1 fatal error');
+    expect(r.stdout).toContain('--allow-skipped lets those pass');
   });
 
   it.each([
@@ -51,11 +63,22 @@ describe('kpt-live main', () => {
         '--wait-for-controller',
         '--progress',
         '--status-policy',
+        '--allow-skipped',
       ],
     ],
-    ['destroy', ['--prune-timeout', '--delete-propagation-policy', '--inventory-policy', '--dry-run']],
+    [
+      'destroy',
+      [
+        '--prune-timeout',
+        '--delete-propagation-policy',
+        '--inventory-policy',
+        '--dry-run',
+        '--allow-skipped',
+      ],
+    ],
     ['preview', ['--output-file', '--field-manager', '--force-conflicts']],
     ['resolve', ['--base', '--head']],
+    ['drift', ['--reconcile-timeout', '--field-manager', '--no-prune', '--output', 'Exit codes: 0 in sync']],
     ['init', ['--name', '--inventory-id', '--force']],
   ])('%s --help names its flags', async (cmd, flags) => {
     const r = await cli([cmd, '--help']);
@@ -86,6 +109,11 @@ describe('kpt-live main', () => {
       'error: invalid argument "perhaps" for "--dry-run" flag: use true or false\n',
     ],
     [['resolve', 'a', 'b'], "error: too many arguments for 'resolve'. Expected 1 argument but got 2.\n"],
+    [
+      ['drift', '--output', 'markdown'],
+      "error: option '--output <format>' argument 'markdown' is invalid. Allowed choices are text, json.\n",
+    ],
+    [['drift', '--dry-run'], "error: unknown option '--dry-run'\n"],
   ])('%j is a usage error: one line, exit 2', async (args, message) => {
     const r = await cli(args);
     expect(r.code).toBe(2);

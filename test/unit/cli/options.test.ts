@@ -33,6 +33,8 @@ describe('normaliseBoolFlags', () => {
     [['--prune=false'], ['--no-prune']],
     [['--prune=true'], []],
     [['--wait=false'], ['--no-wait']],
+    [['--allow-skipped=true'], ['--allow-skipped']],
+    [['--allow-skipped=false'], []],
     [
       ['--reconcile-timeout=2m', '--output=json'],
       ['--reconcile-timeout=2m', '--output=json'],
@@ -75,6 +77,7 @@ describe('runOptionsFrom', () => {
       waitForJobs: false,
       waitForControllerMs: 0,
       allowEmptyPrune: false,
+      allowSkipped: false,
       forceConflicts: false,
       installResourceGroup: true,
     });
@@ -102,6 +105,7 @@ describe('runOptionsFrom', () => {
       waitForJobs: true,
       waitForController: 15_000,
       allowEmptyPrune: true,
+      allowSkipped: true,
       installResourceGroup: false,
     });
     expect(o).toMatchObject({
@@ -116,6 +120,7 @@ describe('runOptionsFrom', () => {
       waitForJobs: true,
       waitForControllerMs: 15_000,
       allowEmptyPrune: true,
+      allowSkipped: true,
       installResourceGroup: false,
     });
   });

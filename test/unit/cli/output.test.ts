@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/apply/events.js';
 import type { ObjectOutcome } from '../../../src/apply/run-result.js';
-import { eventPrinter, renderFailures, renderStatus } from '../../../src/cli/output.js';
+import { eventPrinter, renderAllowedSkips, renderFailures, renderStatus } from '../../../src/cli/output.js';
 import { explainFatal, locatePackage } from '../../../src/cli/package-dir.js';
 import { formatTable } from '../../../src/cli/table.js';
 import type { ObjectId } from '../../../src/plan/object-id.js';
@@ -126,7 +126,7 @@ describe('renderFailures', () => {
   it.each<[string, ObjectOutcome[], string]>([
     ['nothing when all succeeded', [outcome({ id: cm, reconcile: 'Successful' })], ''],
     [
-      'each failed, timed-out or dependency-skipped object with its reason',
+      'each failed, timed-out or blocked object with its reason, owner and fix',
       [
         outcome({ id: cm, action: 'failed', message: 'admission webhook denied it' }),
         outcome({ id: deploy, reconcile: 'Timeout', message: 'timed out after 5m0s waiting for Current' }),
@@ -134,25 +134,61 @@ describe('renderFailures', () => {
         outcome({
           id: id('', 'Secret', 'n', 's'),
           action: 'skipped',
-          message: 'dependency apply failed: ConfigMap/config-map-1',
+          message: 'dependency apply actuation failed: NAMESPACE_config-map-1__ConfigMap',
+          skip: { type: 'dependency', dependency: cm, cause: 'apply actuation failed' },
         }),
         outcome({
           id: id('', 'Secret', 'n', 'owned'),
           action: 'skipped',
-          message: 'inventory policy prevented actuation',
+          source: { file: 'pkg/secret.yaml', line: 3 },
+          skip: {
+            type: 'inventory-policy',
+            strategy: 'Apply',
+            match: 'NoMatch',
+            policy: 'strict',
+            owner: { id: 'other-id', resourceGroup: { namespace: 'prod', name: 'inventory-other' } },
+          },
         }),
+        // chosen skips are not problems: an update-strategy skip, a kept object, a Namespace in use
+        outcome({
+          id: id('', 'ConfigMap', 'n', 'kept'),
+          action: 'skipped',
+          skip: { type: 'annotation', key: 'cli-utils.sigs.k8s.io/on-remove', value: 'keep' },
+        }),
+        outcome({
+          id: id('', 'Namespace', '', 'n'),
+          action: 'skipped',
+          skip: { type: 'in-use', message: 'namespace still in use: n' },
+        }),
+        outcome({ id: id('', 'ConfigMap', 'n', 'strategy'), action: 'skipped' }),
       ],
       [
-        'error: 4 object(s) did not succeed:',
+        'error: 5 object(s) did not succeed:',
         '  configmap/config-map-1 failed: admission webhook denied it',
         '  deployment.apps/web timed out: timed out after 5m0s waiting for Current',
         '  service/web failed to reconcile: Failed: Progress deadline exceeded',
-        '  secret/s skipped: dependency apply failed: ConfigMap/config-map-1',
+        '  secret/s blocked: dependency apply actuation failed: NAMESPACE_config-map-1__ConfigMap. Fix: fix ConfigMap/config-map-1 first (it is listed too)',
+        '  secret/owned (pkg/secret.yaml:3) blocked: inventory policy prevented actuation (strategy: Apply, status: NoMatch, policy: MustMatch): owned by another inventory: inventory other-id (ResourceGroup prod/inventory-other). Fix: destroy the package that owns it (ResourceGroup prod/inventory-other), or take it over with inventory-policy: force-adopt (--inventory-policy force-adopt)',
         '',
       ].join('\n'),
     ],
   ])('%s', (_what, objects, want) => {
     expect(renderFailures(objects)).toBe(want);
+  });
+
+  it('notes the blocked objects a run let through with --allow-skipped', () => {
+    const skipped = outcome({
+      id: cm,
+      action: 'skipped',
+      message:
+        'inventory policy prevented actuation (strategy: Apply, status: Empty, policy: MustMatch): not owned by any inventory',
+      skip: { type: 'inventory-policy', strategy: 'Apply', match: 'Empty', policy: 'strict' },
+    });
+    expect(renderAllowedSkips([skipped, outcome({ id: deploy })])).toBe(
+      'note: 1 object(s) skipped, allowed by --allow-skipped:\n' +
+        '  configmap/config-map-1: inventory policy prevented actuation (strategy: Apply, status: Empty, policy: MustMatch): not owned by any inventory\n',
+    );
+    expect(renderAllowedSkips([outcome({ id: deploy })])).toBe('');
   });
 });
 

@@ -97,6 +97,7 @@ function failedRun(): ApplySummaryInput {
         status: 'Unknown',
         wave: 3,
         message: 'dependency apply reconcile failed: apps/namespaces/shop/Deployment/wordpress',
+        blocked: true,
       },
     ],
   };
@@ -118,8 +119,32 @@ describe('renderApplyJobSummary', () => {
       '### ❌ `deploy/wordpress`: `Deployment/wordpress` Stalled after 31.0s: ProgressDeadlineExceeded (Ready: 0/2)',
     );
     expect(markdown).toContain('- Available=False: MinimumReplicasUnavailable');
-    expect(markdown).toContain('Not applied because a dependency failed: `Ingress/wordpress`');
+    expect(markdown).toContain(
+      '- ⛔ `Ingress/wordpress`: dependency apply reconcile failed: apps/namespaces/shop/Deployment/wordpress',
+    );
     expectGolden('apply-failure.golden.md', markdown);
+  });
+
+  it('names the blocked objects in the verdict when nothing else failed', () => {
+    const markdown = renderApplyJobSummary({
+      package: 'p',
+      outcome: 'failure',
+      durationMs: 10,
+      objects: [
+        {
+          id: obj('', 'Namespace', 'team'),
+          action: 'skipped',
+          status: 'skipped',
+          blocked: true,
+          source: { file: 'p/ns.yaml', line: 1 },
+          message:
+            'inventory policy prevented actuation (strategy: Apply, status: NoMatch, policy: MustMatch): owned by another inventory: inventory other. Fix: destroy the package that owns it (inventory other), or take it over with inventory-policy: force-adopt (--inventory-policy force-adopt)',
+        },
+      ],
+    });
+    expect(markdown.split('\n')[0]).toBe('### ❌ `p`: 1 object(s) blocked, not deployed: `Namespace/team`');
+    expect(markdown).toContain('- ⛔ `Namespace/team` (`p/ns.yaml:1`): inventory policy prevented actuation');
+    expect(markdown).toContain('force-adopt');
   });
 
   it('reports a fatal error when no object failed', () => {

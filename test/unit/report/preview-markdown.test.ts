@@ -164,3 +164,43 @@ describe('renderPreviewMarkdown over generated plans of growing size', () => {
     expect(diff).toContain('+  password: (hidden, 14 bytes)');
   });
 });
+
+describe('blocked objects (apply would not deploy them)', () => {
+  const blockedDoc = (): PreviewDocument => {
+    const doc = buildDocument([
+      { desired: configMap('web', { a: '1' }), action: 'create' },
+      { desired: configMap('owned-elsewhere', { a: '1' }), action: 'error', file: 'p/cm.yaml' },
+      { desired: configMap('needs-it', { a: '1' }), action: 'error' },
+    ]);
+    doc.objects[1].reason =
+      'inventory policy prevented actuation (strategy: Apply, status: NoMatch, policy: MustMatch): owned by another inventory: inventory other-id (ResourceGroup team/inventory-other)';
+    doc.objects[1].blocked = {
+      cause: 'inventory-policy',
+      owner: { id: 'other-id', resourceGroup: { namespace: 'team', name: 'inventory-other' } },
+      fix: 'destroy the package that owns it (ResourceGroup team/inventory-other), or take it over with inventory-policy: force-adopt (--inventory-policy force-adopt)',
+    };
+    doc.objects[2].reason = 'dependency apply actuation skipped: shop_owned-elsewhere__ConfigMap';
+    doc.objects[2].blocked = {
+      cause: 'dependency',
+      fix: 'fix ConfigMap/owned-elsewhere first (it is listed too)',
+    };
+    doc.summary.blocked = 2;
+    return doc;
+  };
+
+  it('counts them in the headline, lists them with owner and fix, and marks their table rows', () => {
+    const md = renderPreviewMarkdown(blockedDoc());
+    expect(md).toContain('**1 to create · 2 blocked**');
+    expect(md).toContain(
+      '- ⛔ blocked `ConfigMap/owned-elsewhere` (apply would not deploy it): inventory policy prevented actuation',
+    );
+    expect(md).toContain('(ResourceGroup team/inventory-other). **Fix:** destroy the package that owns it');
+    expect(md).toMatch(/^\| ⛔ \| `ConfigMap\/needs-it` \| blocked: dependency apply actuation skipped/m);
+  });
+
+  it('a blocked object and a server error are counted apart', () => {
+    const doc = blockedDoc();
+    doc.summary.error = 3;
+    expect(renderPreviewMarkdown(doc)).toContain('**1 to create · 2 blocked · 1 error**');
+  });
+});

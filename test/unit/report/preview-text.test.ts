@@ -36,3 +36,21 @@ describe('renderPreviewText', () => {
     );
   });
 });
+
+describe('blocked objects in the terminal preview', () => {
+  it('counts them and says why and what to do', () => {
+    const doc = buildDocument([
+      { desired: configMap('web', { a: '1' }), action: 'create' },
+      { desired: configMap('owned-elsewhere', { a: '1' }), action: 'error' },
+    ]);
+    doc.objects[1].reason =
+      'inventory policy prevented actuation: owned by another inventory: inventory other-id';
+    doc.objects[1].blocked = { cause: 'inventory-policy', owner: { id: 'other-id' }, fix: 'destroy it' };
+    doc.summary.blocked = 1;
+    const text = renderPreviewText(doc, { diffs: false });
+    expect(text).toContain('1 to create, 1 blocked\n');
+    expect(text).toMatch(
+      /x ConfigMap\/owned-elsewhere\s+blocked: inventory policy prevented actuation: owned by another inventory: inventory other-id\. Fix: destroy it/,
+    );
+  });
+});

@@ -1,0 +1,198 @@
+import * as core from '@actions/core';
+import { countOutcomes, isFailedOutcome } from '../apply/run-result.js';
+import { parseInventoryId, shortName } from '../plan/object-id.js';
+import {
+  comparePlans,
+  type PlanComparison,
+  type PlanEntry,
+  type ReviewedPlan,
+} from '../preview/plan-digest.js';
+import { scrub } from '../preview/redact.js';
+import { parsePlanDigest } from '../report/plan-digest-marker.js';
+import { driftLines, renderAppliedSection, withAppliedSection } from '../report/pr-comment-body.js';
+import { previewMarker } from '../report/preview-markdown.js';
+import type { PackageRunResult } from '../run/run-package.js';
+import {
+  type CommentThread,
+  type EventContext,
+  type GitHubClient,
+  type MergedPull,
+  mergedPullsOf,
+  pickMarkedComment,
+  readCommentThread,
+  writeMarkedComment,
+} from './github/index.js';
+import type { ActionInputs } from './inputs.js';
+
+/** `Deployment/web` from an idKey; the key itself when it does not parse. */
+export function nameOfKey(key: string): string {
+  try {
+    const id = parseInventoryId(key);
+    return id.namespace ? `${shortName(id)} (namespace ${id.namespace})` : shortName(id);
+  } catch {
+    return key;
+  }
+}
+
+/**
+ * The merged pull request's side of an apply on the default branch: the plan its comment reviewed
+ * (compared with what the pre-flight decided, `plan-drift`) and the "Applied" section added to that
+ * comment afterwards (`comment-on-apply`). GitHub problems never fail the job: a notice, or a warning.
+ */
+export class ApplyFeedback {
+  private pulls?: Promise<MergedPull[] | { skipped: string }>;
+  private readonly threads = new Map<number, Promise<CommentThread | { skipped: string }>>();
+  private readonly drift = new Map<string, PlanComparison>();
+  private noticedPulls = false;
+
+  constructor(
+    private readonly inputs: Pick<ActionInputs, 'comment' | 'commentKey' | 'commentOnApply' | 'planDrift'>,
+    private readonly ctx: EventContext,
+    private readonly octokit: GitHubClient | undefined,
+  ) {}
+
+  private async mergedPulls(): Promise<MergedPull[]> {
+    if (!this.octokit) return [];
+    this.pulls ??= mergedPullsOf(this.octokit, {
+      owner: this.ctx.owner,
+      repo: this.ctx.repo,
+      sha: this.ctx.sha,
+    });
+    const p = await this.pulls;
+    if ('skipped' in p) {
+      if (!this.noticedPulls) core.notice(p.skipped);
+      this.noticedPulls = true;
+      return [];
+    }
+    return p;
+  }
+
+  private async thread(n: number): Promise<CommentThread | { skipped: string }> {
+    let t = this.threads.get(n);
+    if (!t) {
+      t = readCommentThread(this.octokit!, { owner: this.ctx.owner, repo: this.ctx.repo, issueNumber: n });
+      this.threads.set(n, t);
+    }
+    return t;
+  }
+
+  private marker(pkg: string): string {
+    return previewMarker(pkg, this.inputs.commentKey);
+  }
+
+  /** The plan the merged PR's comment reviewed for `pkg`, or why there is none to compare with. */
+  async reviewedPlan(pkg: string): Promise<{ pull: number; plan: ReviewedPlan } | { none: string }> {
+    if (!this.octokit) return { none: 'no github-token to read the merged pull request with' };
+    const pulls = await this.mergedPulls();
+    if (pulls.length === 0) return { none: `no pull request was merged into ${this.ctx.sha.slice(0, 7)}` };
+    const key = this.inputs.commentKey ? ` (comment-key ${this.inputs.commentKey})` : '';
+    for (const pull of pulls) {
+      const t = await this.thread(pull.number);
+      if ('skipped' in t) continue;
+      const c = pickMarkedComment(t.comments, this.marker(pkg));
+      const plan = c?.body ? parsePlanDigest(c.body) : undefined;
+      if (plan) return { pull: pull.number, plan };
+    }
+    const where = pulls.map((p) => `#${p.number}`).join(', ');
+    return { none: `the comment of ${pkg}${key} on ${where} holds no reviewed plan` };
+  }
+
+  /**
+   * The check to run after the pre-flight: compares with the reviewed plan. `warn` writes a warning
+   * annotation (the summary and the comment name the objects), `fail` throws (the apply is refused before
+   * its first write), and no plan to compare with is a notice.
+   */
+  planCheck(pkg: string): ((plan: PlanEntry[] | undefined) => Promise<void>) | undefined {
+    if (this.inputs.planDrift === 'ignore') return undefined;
+    return async (plan) => {
+      if (!plan) {
+        core.notice(
+          `${pkg}: plan-drift not checked: preflight is off, so the plan is only known while applying`,
+        );
+        return;
+      }
+      const reviewed = await this.reviewedPlan(pkg).catch((err: Error) => ({ none: err.message }));
+      if ('none' in reviewed) {
+        core.notice(`${pkg}: plan-drift not checked: ${reviewed.none}`);
+        return;
+      }
+      const c = comparePlans(reviewed.plan, plan);
+      if (c.same) {
+        core.info(`${pkg}: the plan matches the one reviewed on #${reviewed.pull}`);
+        return;
+      }
+      this.drift.set(pkg, c);
+      const names = c.differences.map((d) => nameOfKey(d.key));
+      const text = `the plan changed since #${reviewed.pull} was reviewed: ${names.join(', ') || c.note}`;
+      if (this.inputs.planDrift === 'fail') {
+        throw new Error(
+          `${text}. Refusing to apply (plan-drift: fail); nothing was changed. Preview again and review, or run with plan-drift: warn`,
+        );
+      }
+      core.warning(text, { title: `kpt-live-action: plan changed since review (${pkg})` });
+    };
+  }
+
+  /** The job summary section naming the objects whose plan changed ('' when none). */
+  summarySection(pkg: string): string {
+    const c = this.drift.get(pkg);
+    if (!c) return '';
+    return `\n#### Plan changed since review · \`${pkg}\`\n\n${driftLines(c, nameOfKey).join('\n')}\n`;
+  }
+
+  /** Adds the "Applied" section to the package's comment on each merged pull request. */
+  async report(r: PackageRunResult, secretValues: readonly string[]): Promise<void> {
+    if (!this.inputs.commentOnApply || !this.octokit) return;
+    try {
+      const pulls = await this.mergedPulls();
+      if (pulls.length === 0) {
+        core.info(`no pull request merged into ${this.ctx.sha.slice(0, 7)}: the apply result is not posted`);
+        return;
+      }
+      const objects = r.run?.objects ?? [];
+      const section = renderAppliedSection({
+        package: r.path,
+        outcome: r.outcome,
+        counts: countOutcomes(objects),
+        failed: objects
+          .filter(
+            (o) => isFailedOutcome(o) || (o.action === 'skipped' && /^dependency /.test(o.message ?? '')),
+          )
+          .map((o) => ({
+            name: shortName(o.id),
+            reason: scrub(o.message ?? o.reconcile ?? 'failed', secretValues),
+          })),
+        ...(r.error ? { error: scrub(r.error, secretValues) } : {}),
+        commit: this.ctx.sha,
+        runUrl: this.ctx.runUrl,
+        drift: this.drift.get(r.path),
+        nameOf: nameOfKey,
+      });
+      for (const pull of pulls) {
+        const t = await this.thread(pull.number);
+        if ('skipped' in t) {
+          core.notice(`apply result not posted on #${pull.number}: ${t.skipped}`);
+          continue;
+        }
+        const marker = this.marker(r.path);
+        const existing = pickMarkedComment(t.comments, marker);
+        if (!existing && this.inputs.comment === 'never') continue;
+        const body = withAppliedSection(existing?.body ?? undefined, section, {
+          package: r.path,
+          commentKey: this.inputs.commentKey,
+        });
+        const res = await writeMarkedComment(this.octokit, t, marker, body);
+        if (res.action === 'skipped')
+          core.notice(`apply result not posted on #${pull.number}: ${res.reason}`);
+        else
+          core.info(
+            `apply result of ${r.path} ${res.action === 'created' ? 'posted' : 'added'} on #${pull.number}${res.url ? `: ${res.url}` : ''}`,
+          );
+      }
+    } catch (err) {
+      core.warning(
+        `could not post the apply result of ${r.path} on the pull request: ${(err as Error).message}`,
+      );
+    }
+  }
+}

@@ -1,0 +1,39 @@
+import { apiMessageOf, type GitHubClient, httpStatusOf } from './octokit.js';
+
+/** A pull request merged into the commit being applied. */
+export interface MergedPull {
+  number: number;
+  mergedAt?: string;
+}
+
+/**
+ * The pull requests associated with a commit (`GET /repos/{owner}/{repo}/commits/{sha}/pulls`, every page):
+ * for a commit on the default branch, the PR(s) whose merge brought it there. Newest merge first. A
+ * 403/404 (no `pull-requests: read`, a token without access) gives `skipped` with a reason for a notice.
+ */
+export async function mergedPullsOf(
+  octokit: GitHubClient,
+  where: { owner: string; repo: string; sha: string },
+): Promise<MergedPull[] | { skipped: string }> {
+  const { owner, repo, sha } = where;
+  try {
+    const pulls = await octokit.paginate(octokit.rest.repos.listPullRequestsAssociatedWithCommit, {
+      owner,
+      repo,
+      commit_sha: sha,
+      per_page: 100,
+    });
+    return pulls
+      .map((p) => ({ number: p.number, ...(p.merged_at ? { mergedAt: p.merged_at } : {}) }))
+      .sort((a, b) => (b.mergedAt ?? '').localeCompare(a.mergedAt ?? '') || b.number - a.number);
+  } catch (err) {
+    const status = httpStatusOf(err);
+    if (status === 403 || status === 404 || status === 422)
+      return {
+        skipped: `could not list the pull requests of commit ${sha.slice(0, 7)}: GitHub answered ${status} (${apiMessageOf(err)}); give the job "permissions: pull-requests: write" to get the apply result on the pull request`,
+      };
+    throw new Error(`listing the pull requests of commit ${sha} failed: ${apiMessageOf(err)}`, {
+      cause: err,
+    });
+  }
+}

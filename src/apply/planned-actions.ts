@@ -1,0 +1,58 @@
+import { idKey, type ObjectId } from '../plan/object-id.js';
+import { diffObjects } from '../preview/diff.js';
+import { type PlanEntry, planEntry, sortPlan } from '../preview/plan-digest.js';
+import { collectSecretValues } from '../preview/redact.js';
+import { applySkip, missingPrerequisite } from './decide-object.js';
+import { pruneDecision } from './prune-wave.js';
+import type { RunState } from './run-state.js';
+import { type UpdateStrategy, updateStrategyOf } from './update-strategy.js';
+
+/**
+ * The adapter between the engine's pre-flight and the plan-drift check: what the pre-flight decided for
+ * each object, as plan entries comparable with a preview's (`planFromPreview`). It reads only the state
+ * the pre-flight leaves (live objects, dry-run results, the skip/prune decisions), so a change in how the
+ * engine stores those decisions is absorbed here. Undefined when nothing was dry-run (`preflight: off`):
+ * without the server's answer a configure's changes are unknown.
+ */
+export function plannedActions(state: RunState): PlanEntry[] | undefined {
+  if (state.options.preflight === 'off') return undefined;
+  const secretValues = collectSecretValues([
+    ...state.manifests.values(),
+    ...[...state.live.values()].map((o) => o ?? undefined),
+  ]);
+  const entries: PlanEntry[] = [];
+  for (const id of state.plan.applyWaves.flat()) entries.push(applyEntry(state, id, secretValues));
+  if (state.options.prune) {
+    for (const id of state.plan.pruneWaves.flat()) {
+      const live = state.live.get(idKey(id));
+      if (!live) continue;
+      const decision = pruneDecision(state, id, live);
+      entries.push(planEntry(id, !decision ? 'prune' : decision.abandon ? 'orphan' : 'skip'));
+    }
+  }
+  return sortPlan(entries);
+}
+
+function applyEntry(state: RunState, id: ObjectId, secretValues: readonly string[]): PlanEntry {
+  const key = idKey(id);
+  const desired = state.manifests.get(key)!;
+  if (applySkip(state, id)) return planEntry(id, 'skip');
+  if (missingPrerequisite(state, id)) return planEntry(id, 'create', { desired });
+  let strategy: UpdateStrategy;
+  try {
+    strategy = updateStrategyOf(desired, state.options.defaultUpdateStrategy);
+  } catch {
+    return planEntry(id, 'error');
+  }
+  const live = state.live.get(key);
+  if (!live) return planEntry(id, 'create', { desired });
+  if (strategy === 'skip') return planEntry(id, 'skip');
+  if (strategy === 'always-replace') return planEntry(id, 'replace');
+  if (state.preflightUnchanged.has(key)) return planEntry(id, 'unchanged');
+  const dryRun = state.preflightDryRuns.get(key);
+  // an existing object the pre-flight did not get an object back for: its immutable fields change
+  // (fallback-on-replace), so it is re-created
+  if (!dryRun) return planEntry(id, 'replace');
+  const { changes } = diffObjects(live, dryRun, { secretValues, reportRemovals: true });
+  return planEntry(id, 'configure', { changes });
+}
