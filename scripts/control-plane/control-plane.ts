@@ -36,6 +36,13 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** `current` (default), `oldest` or X.Y.Z; default `$K8S_VERSION`. See ensure-binaries.sh. */
   version?: string;
+  /**
+   * The address kube-apiserver listens on (default `127.0.0.1`); an IPv6 one (`::1`) gives a server URL
+   * `https://[::1]:PORT`, and the self-signed serving certificate then names that address too.
+   */
+  bindAddress?: string;
+  /** `--client-ca-file`: client certificates this CA signed authenticate (CN the user, O the groups). */
+  clientCaFile?: string;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -151,12 +158,14 @@ export async function startControlPlane(options: StartOptions = {}): Promise<Con
       `--initial-cluster=default=http://127.0.0.1:${peerPort}`,
       '--log-level=warn',
     ]);
-    const server = `https://127.0.0.1:${securePort}`;
+    const bind = options.bindAddress ?? '127.0.0.1';
+    const server = `https://${bind.includes(':') ? `[${bind}]` : bind}:${securePort}`;
     launch('kube-apiserver', [
       `--etcd-servers=http://127.0.0.1:${etcdPort}`,
       `--secure-port=${securePort}`,
-      '--bind-address=127.0.0.1',
+      `--bind-address=${bind}`,
       '--advertise-address=127.0.0.1',
+      ...(options.clientCaFile ? [`--client-ca-file=${options.clientCaFile}`] : []),
       `--cert-dir=${path.join(workDir, 'certs')}`,
       '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
       `--service-account-key-file=${path.join(workDir, 'sa.pub')}`,

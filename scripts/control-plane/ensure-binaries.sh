@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure kube-apiserver, kube-controller-manager and etcd of ONE Kubernetes version are available and prints
 # the directory that holds them on stdout (progress goes to stderr). It never hands back another version.
+# It also installs squid (Debian package), the forward proxy the connection tests run.
 #
 # K8S_VERSION (default `current`):
 #   current   the release pinned in scripts/control-plane/k8s-modules/go.mod (bump it with k8s-modules/bump.sh)
@@ -53,6 +54,19 @@ usable() { # dir: holds every binary, of the right version
   for b in "${BINS[@]}"; do [ -x "$d/$b" ] || return 1; done
   [ "$(apiserver_version "$d")" = "$VERSION" ] && etcd_ok "$d"
 }
+
+# squid: the forward proxy of the connection tests (test/support/squid.ts). Installed here, with the test
+# servers' other Debian packages, so that the tests themselves never install anything.
+if ! command -v squid >/dev/null && [ ! -x /usr/sbin/squid ]; then
+  if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else sudo="-"; fi
+  if [ "$sudo" != "-" ] && command -v apt-get >/dev/null; then
+    log "installing Debian package squid (the forward proxy of the connection tests)"
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq squid; } >&2 ||
+      log "could not install squid: the proxy tests will fail"
+  else
+    log "squid is missing and cannot be installed here (needs root and apt-get): the proxy tests will fail"
+  fi
+fi
 
 # 1. KUBEBUILDER_ASSETS, then PATH (only at the exact version)
 if [ -n "${KUBEBUILDER_ASSETS:-}" ] && usable "$KUBEBUILDER_ASSETS"; then echo "$KUBEBUILDER_ASSETS"; exit 0; fi

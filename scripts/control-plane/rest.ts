@@ -35,7 +35,7 @@ export function createRestClient(server: string, token: string): RestClient {
         const payload = body === undefined ? undefined : JSON.stringify(body);
         const req = https.request(
           {
-            host: base.hostname,
+            host: base.hostname.replace(/^\[|\]$/g, ''),
             port: base.port,
             path,
             method,
@@ -80,7 +80,7 @@ export function createRestClient(server: string, token: string): RestClient {
       };
       const req = https.request(
         {
-          host: base.hostname,
+          host: base.hostname.replace(/^\[|\]$/g, ''),
           port: base.port,
           path,
           method: 'GET',

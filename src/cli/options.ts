@@ -54,7 +54,10 @@ export function durationArg(value: string): number {
 /** The flags every command that talks to a cluster takes, with kubectl's names. */
 export function addClusterFlags(cmd: Command): Command {
   return cmd
-    .option('--kubeconfig <path>', 'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config)')
+    .option(
+      '--kubeconfig <path>',
+      'kubeconfig file (default: $KUBECONFIG, else ~/.kube/config, else the in-cluster service account)',
+    )
     .option('--context <name>', 'kubeconfig context to use (default: the current context)')
     .option(
       '-n, --namespace <namespace>',

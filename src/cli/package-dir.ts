@@ -35,6 +35,7 @@ export async function connectCluster(
     return await connect({
       kubeconfigPath: flags.kubeconfig ? path.resolve(ctx.cwd, flags.kubeconfig) : undefined,
       context: flags.context,
+      setting: '--kubeconfig',
     });
   } catch (err) {
     throw new CliError(`cannot use the kubeconfig: ${(err as Error).message}`, 1);

@@ -1,8 +1,8 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { KubeConfig } from '@kubernetes/client-node';
-import { apiErrorFrom } from './api-error.js';
+import type http from 'node:http';
+import { apiErrorFrom, KubeApiError } from './api-error.js';
+import type { CredentialProvider, Credentials } from './credentials.js';
 import { DefaultRetry, isThrottled, type RetryPolicy, withRetry } from './retry.js';
+import type { Transport } from './transport.js';
 
 export interface RequestOptions {
   body?: unknown;
@@ -34,51 +34,38 @@ export interface WatchEvent {
 export const UserAgent = 'kpt-live-action/0.1';
 
 /**
- * HTTP to the API server over one keep-alive agent: TLS and credentials come from the kubeconfig
- * (client-node does the auth, exec plugins included); retries follow `retry`.
+ * HTTP to the API server over one keep-alive pool (see transport.ts: proxies, IPv6, TLS). Credentials come
+ * from `credentials`, cached until they change; a 401 refreshes them (exec plugin, token file) and the
+ * request is sent once more (the server did nothing with it). Other retries follow `retry`.
  */
-export async function createHttpClient(
-  kc: KubeConfig,
-  options: { maxSockets?: number; retry?: RetryPolicy } = {},
-): Promise<HttpClient> {
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new Error('no current cluster in kubeconfig');
-  const base = new URL(cluster.server);
-  const secure = base.protocol === 'https:';
-  const probe: https.RequestOptions = {};
-  await kc.applyToHTTPSOptions(probe);
-  const agentOptions: https.AgentOptions = {
-    keepAlive: true,
-    maxSockets: options.maxSockets ?? 32,
-    ca: probe.ca,
-    cert: probe.cert,
-    key: probe.key,
-    pfx: probe.pfx,
-    passphrase: probe.passphrase,
-    servername: probe.servername,
-  };
-  if (probe.rejectUnauthorized !== undefined) agentOptions.rejectUnauthorized = probe.rejectUnauthorized;
-  const agent = secure
-    ? new https.Agent(agentOptions)
-    : new http.Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 32 });
-  // watches hold their connection for minutes: keep them off the request pool
-  const watchAgent = secure
-    ? new https.Agent({ ...agentOptions, keepAlive: false, maxSockets: Infinity })
-    : new http.Agent();
+export function createHttpClient(
+  server: string,
+  transport: Transport,
+  credentials: CredentialProvider,
+  options: { retry?: RetryPolicy } = {},
+): HttpClient {
+  const { agent, watchAgent, prefix } = transport;
   const retry = options.retry ?? DefaultRetry;
-  const prefix = base.pathname.replace(/\/$/, '');
 
-  const headersFor = async (): Promise<Record<string, string>> => {
-    const opts: https.RequestOptions = {};
-    await kc.applyToHTTPSOptions(opts);
-    const h: Record<string, string> = { 'User-Agent': UserAgent };
-    for (const [k, v] of Object.entries(opts.headers ?? {})) if (typeof v === 'string') h[k] = v;
-    if (opts.auth) h.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
-    return h;
+  const headersFor = (creds: Credentials): Record<string, string | string[]> => ({
+    'User-Agent': UserAgent,
+    ...creds.headers,
+  });
+
+  /** Runs `send` with the current credentials; after a 401, once more with refreshed ones, if there are any. */
+  const authenticated = async <T>(send: (creds: Credentials) => Promise<T>): Promise<T> => {
+    const creds = await credentials.get();
+    try {
+      return await send(creds);
+    } catch (err) {
+      if (!(err instanceof KubeApiError) || err.code !== 401) throw err;
+      if (!(await credentials.refresh(creds))) throw err;
+      return send(await credentials.get());
+    }
   };
 
-  const once = async <T>(method: string, path: string, o: RequestOptions): Promise<T> => {
-    const headers = await headersFor();
+  const once = async <T>(method: string, path: string, o: RequestOptions, creds: Credentials): Promise<T> => {
+    const headers = headersFor(creds);
     headers.Accept = o.accept ?? 'application/json';
     const payload =
       o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
@@ -86,12 +73,10 @@ export async function createHttpClient(
       headers['Content-Type'] = o.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
-    const mod = secure ? https : http;
     return new Promise<T>((resolve, reject) => {
-      const req = mod.request(
+      const req = transport.request(
         {
-          host: base.hostname,
-          port: base.port || (secure ? 443 : 80),
+          ...transport.options(creds),
           path: prefix + path,
           method,
           agent,
@@ -140,95 +125,107 @@ export async function createHttpClient(
   };
 
   return {
-    server: cluster.server,
+    server,
     request<T>(method: string, path: string, o: RequestOptions = {}) {
-      const run = () => once<T>(method, path, o);
+      const run = () => authenticated((creds) => once<T>(method, path, o, creds));
       if (o.idempotent) return withRetry(run, retry);
       // a non-idempotent call is retried only when the server says it did nothing (429)
       return withRetry(run, retry, Math.random, undefined, isThrottled);
     },
     async watch(path, onLine, onEnd) {
-      const headers = await headersFor();
-      headers.Accept = 'application/json';
-      const mod = secure ? https : http;
       let buffer = '';
       let done = false;
+      let req: http.ClientRequest | undefined;
       const finish = (err?: Error) => {
         if (done) return;
         done = true;
         onEnd(err);
       };
-      const req = mod.request(
-        {
-          host: base.hostname,
-          port: base.port || (secure ? 443 : 80),
-          path: prefix + path,
-          method: 'GET',
-          agent: watchAgent,
-          headers,
-        },
-        (res) => {
-          if ((res.statusCode ?? 0) !== 200) {
-            const chunks: Buffer[] = [];
-            res.on('data', (c: Buffer) => chunks.push(c));
-            res.on('error', (e) => finish(e));
-            res.on('close', () =>
-              finish(new Error(`watch ${path}: HTTP ${res.statusCode}, connection closed`)),
-            );
-            res.on('end', () => {
-              const text = Buffer.concat(chunks).toString('utf8');
-              let body: unknown = text;
-              try {
-                body = JSON.parse(text);
-              } catch {
-                // text
-              }
-              finish(
-                apiErrorFrom(
+      const open = (creds: Credentials, retried: boolean) => {
+        const headers = headersFor(creds);
+        headers.Accept = 'application/json';
+        const r = transport.request(
+          {
+            ...transport.options(creds),
+            path: prefix + path,
+            method: 'GET',
+            agent: watchAgent,
+            headers,
+          },
+          (res) => {
+            if ((res.statusCode ?? 0) !== 200) {
+              const chunks: Buffer[] = [];
+              res.on('data', (c: Buffer) => chunks.push(c));
+              res.on('error', (e) => finish(e));
+              res.on('close', () =>
+                finish(new Error(`watch ${path}: HTTP ${res.statusCode}, connection closed`)),
+              );
+              res.on('end', () => {
+                const text = Buffer.concat(chunks).toString('utf8');
+                let body: unknown = text;
+                try {
+                  body = JSON.parse(text);
+                } catch {
+                  // text
+                }
+                const err = apiErrorFrom(
                   res.statusCode ?? 0,
                   body,
                   `watch ${path}`,
                   res.headers['retry-after'] as string | undefined,
-                ),
-              );
-            });
-            return;
-          }
-          res.setEncoding('utf8');
-          res.on('data', (chunk: string) => {
-            buffer += chunk;
-            for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
-              const line = buffer.slice(0, nl).trim();
-              buffer = buffer.slice(nl + 1);
-              if (!line) continue;
-              try {
-                onLine(JSON.parse(line) as WatchEvent);
-              } catch (err) {
-                finish(err as Error);
-                req.destroy();
-                return;
-              }
+                );
+                if (err.code === 401 && !retried && !done) {
+                  // refreshed credentials (exec plugin, token file) get one more try, as a request does
+                  credentials
+                    .refresh(creds)
+                    .then(async (changed) => {
+                      if (!changed || done) return finish(err);
+                      open(await credentials.get(), true);
+                    })
+                    .catch((e: Error) => finish(e));
+                  return;
+                }
+                finish(err);
+              });
+              return;
             }
-          });
-          res.on('end', () => finish());
-          res.on('error', (e) => finish(e));
-          res.on('aborted', () => finish(new Error('watch aborted')));
-          // a dropped connection may end with only `close` (no `end`): the caller must hear of it to resume
-          res.on('close', () => finish(res.complete ? undefined : new Error('watch connection closed')));
-        },
-      );
-      req.on('error', (e) => finish(e));
-      req.end();
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => {
+              buffer += chunk;
+              for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+                const line = buffer.slice(0, nl).trim();
+                buffer = buffer.slice(nl + 1);
+                if (!line) continue;
+                try {
+                  onLine(JSON.parse(line) as WatchEvent);
+                } catch (err) {
+                  finish(err as Error);
+                  r.destroy();
+                  return;
+                }
+              }
+            });
+            res.on('end', () => finish());
+            res.on('error', (e) => finish(e));
+            res.on('aborted', () => finish(new Error('watch aborted')));
+            // a dropped connection may end with only `close` (no `end`): the caller must hear of it to resume
+            res.on('close', () => finish(res.complete ? undefined : new Error('watch connection closed')));
+          },
+        );
+        r.on('error', (e) => finish(e));
+        r.end();
+        req = r;
+      };
+      open(await credentials.get(), false);
       return {
         stop() {
           done = true;
-          req.destroy();
+          req?.destroy();
         },
       };
     },
     close() {
-      agent.destroy();
-      watchAgent.destroy();
+      transport.destroy();
     },
   };
 }

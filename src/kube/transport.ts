@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import { HttpProxyAgent } from 'http-proxy-agent';
+import { HttpsProxyAgent } from 'https-proxy-agent';
+import type { Credentials } from './credentials.js';
+import type { KubeCluster } from './kubeconfig-file.js';
+import { KubeConfigError } from './kubeconfig-file.js';
+import { hostOf, proxyFor } from './proxy.js';
+
+/**
+ * How requests reach the API server: the server's address (IPv6 brackets removed), one keep-alive agent for
+ * requests and one for watches (direct, or through the proxy kubectl would use: CONNECT for https), and the
+ * TLS options of each request. TLS options go with each request, not into the agent, so a client
+ * certificate an exec plugin rotates gets new connections from the same pool (Node keys pooled sockets by
+ * their TLS options) and proxy agents, which keep their own options for the proxy, verify the API server.
+ */
+export interface Transport {
+  readonly secure: boolean;
+  readonly host: string;
+  readonly port: number;
+  /** Path prefix of the server URL (`/k8s/clusters/c-1` behind Rancher), no trailing slash. */
+  readonly prefix: string;
+  readonly proxy?: URL;
+  readonly agent: http.Agent;
+  readonly watchAgent: http.Agent;
+  /** Request options for one request with these credentials. */
+  options(creds: Credentials): https.RequestOptions;
+  request: typeof https.request;
+  destroy(): void;
+}
+
+export function createTransport(
+  cluster: KubeCluster,
+  options: { maxSockets?: number; env?: NodeJS.ProcessEnv } = {},
+): Transport {
+  const base = new URL(cluster.server);
+  const secure = base.protocol === 'https:';
+  const proxy = proxyFor(base, cluster.proxyUrl, options.env ?? process.env);
+  const maxSockets = options.maxSockets ?? 32;
+  const makeAgent = (keepAlive: boolean, max: number): http.Agent => {
+    const opts = { keepAlive, maxSockets: max };
+    if (!proxy) return secure ? new https.Agent(opts) : new http.Agent(opts);
+    if (secure) {
+      const a = new HttpsProxyAgent(proxy, opts);
+      a.protocol = 'https:';
+      return a;
+    }
+    const a = new HttpProxyAgent(proxy, opts);
+    a.protocol = 'http:';
+    return a;
+  };
+  // watches hold their connection for minutes: keep them off the request pool
+  const agent = makeAgent(true, maxSockets);
+  const watchAgent = makeAgent(false, Infinity);
+
+  let ca: string | undefined;
+  if (cluster.caData) ca = Buffer.from(cluster.caData, 'base64').toString('utf8');
+  else if (cluster.caFile) {
+    try {
+      ca = fs.readFileSync(cluster.caFile, 'utf8');
+    } catch (err) {
+      throw new KubeConfigError(
+        `cluster "${cluster.name}": cannot read certificate-authority ${cluster.caFile}: ${(err as Error).message}`,
+      );
+    }
+  }
+  const tls: https.RequestOptions = {};
+  if (secure) {
+    if (ca) tls.ca = ca;
+    if (cluster.insecureSkipTlsVerify) tls.rejectUnauthorized = false;
+    if (cluster.tlsServerName) tls.servername = cluster.tlsServerName;
+  }
+  const host = hostOf(base);
+  const port = Number(base.port || (secure ? 443 : 80));
+  return {
+    secure,
+    host,
+    port,
+    prefix: base.pathname.replace(/\/$/, ''),
+    proxy,
+    agent,
+    watchAgent,
+    options(creds) {
+      const o: https.RequestOptions = { host, port, ...tls };
+      if (secure && creds.cert && creds.key) {
+        o.cert = creds.cert;
+        o.key = creds.key;
+      }
+      return o;
+    },
+    request: (secure ? https.request : http.request) as typeof https.request,
+    destroy() {
+      agent.destroy();
+      watchAgent.destroy();
+    },
+  };
+}
