@@ -21,7 +21,7 @@ describe('kpt-live exit codes', () => {
       'reconcile result: 2 attempted, 1 successful, 0 skipped, 1 failed, 0 timed out\n',
     );
     expect(run.stderr).toContain(
-      'deployment.apps/stuck failed to reconcile: Failed: Progress deadline exceeded',
+      'deployment.apps/stuck (never-ready/deployment.yaml:1) failed to reconcile: Failed: Progress deadline exceeded',
     );
     expect(hasStackTrace(run.stderr)).toBe(false);
 

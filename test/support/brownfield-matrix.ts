@@ -53,7 +53,10 @@ export async function previewThenApply(
   const { result: apply } = await runPkg(conn, pkg, 'apply', options, ns);
   const run = apply.run;
   const refused = !!run && run.outcome === 'error' && run.objects.every((o) => o.action === 'none');
-  const lines = preview.objects.map((o) => `${shortName(o.id)} ${promised[o.action]}`).sort();
+  // a blocked object (an `error` marked blocked: a skip the user did not choose) is skipped by apply, exit 3
+  const lines = preview.objects
+    .map((o) => `${shortName(o.id)} ${o.action === 'error' && o.blocked ? 'skipped' : promised[o.action]}`)
+    .sort();
   let outcomes: string[];
   if (refused) {
     const error = run!.error ?? '';
