@@ -61,7 +61,7 @@ describe('brownfield: ownership and life cycle', () => {
       const step = await previewThenApply(conn, second, ns, { inventoryPolicy });
       expect(step.promised).toEqual(['ConfigMap/shared skipped']);
       // (the exit code of a run with such a skip is issue 22's: kpt exits 0, the contract 3)
-      expect(step.message).toContain(`owned by another inventory (${first.inventory.id})`);
+      expect(step.message).toContain(`owned by another inventory: inventory ${first.inventory.id}`);
       if (inventoryPolicy === 'strict')
         expectGolden('other-inventory-strict', step.preview, {
           [ns]: 'NAMESPACE',

@@ -125,7 +125,7 @@ describe('brownfield: objects other tools wrote first', () => {
 
     const strict = await previewThenApply(conn, pkg, ns);
     expect(strict.promised).toEqual(['Deployment/kc skipped']);
-    expect(strict.message).toMatch(/not owned by any inventory \(use inventory-policy adopt\)/);
+    expect(strict.message).toMatch(/not owned by any inventory/);
 
     const step = await previewThenApply(conn, pkg, ns, { inventoryPolicy: 'adopt' });
     expect(step.promised).toEqual(['Deployment/kc configured']);
