@@ -7,7 +7,7 @@ describe('kpt-live history', () => {
     const ns = await createNamespace(adminClient(), 'clihist');
     const work = await packageIn('basic', ns);
     for (let i = 0; i < 3; i++) {
-      const applied = await runCli(['apply', 'basic', '--history-limit', '2'], { cwd: work });
+      const applied = await runCli(['apply', 'basic', '-n', ns, '--history-limit', '2'], { cwd: work });
       expect(applied.code, applied.stderr).toBe(0);
     }
     const listed = await runCli(['history', 'basic', '--output', 'json'], { cwd: work });
@@ -25,7 +25,7 @@ describe('kpt-live history', () => {
     expect(records[0].startedAt >= records[1].startedAt).toBe(true);
     const text = await runCli(['history', 'basic'], { cwd: work });
     expect(text.stdout.split('\n').filter((l) => / apply +success /.test(l))).toHaveLength(2);
-    const bad = await runCli(['apply', 'basic', '--history-limit', 'zero'], { cwd: work });
+    const bad = await runCli(['apply', 'basic', '-n', ns, '--history-limit', 'zero'], { cwd: work });
     expect(bad.code).toBe(2);
   });
 
@@ -33,7 +33,8 @@ describe('kpt-live history', () => {
     const api = adminClient();
     const ns = await createNamespace(api, 'clihistd');
     const work = await packageIn('basic', ns);
-    for (let i = 0; i < 2; i++) expect((await runCli(['apply', 'basic'], { cwd: work })).code).toBe(0);
+    for (let i = 0; i < 2; i++)
+      expect((await runCli(['apply', 'basic', '-n', ns], { cwd: work })).code).toBe(0);
     const records = async () =>
       (
         await api.request<{ items: unknown[] }>(
@@ -42,7 +43,7 @@ describe('kpt-live history', () => {
         )
       ).body.items.length;
     expect(await records()).toBe(2);
-    const destroyed = await runCli(['destroy', 'basic'], { cwd: work });
+    const destroyed = await runCli(['destroy', 'basic', '-n', ns], { cwd: work });
     expect(destroyed.code, destroyed.stderr).toBe(0);
     expect(await records()).toBe(0);
     const listed = await runCli(['history', 'basic', '--output', 'json'], { cwd: work });
