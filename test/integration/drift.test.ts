@@ -7,6 +7,7 @@ import type { DriftDocument } from '../../src/drift/types.js';
 import { driftMarker } from '../../src/report/drift-markdown.js';
 import {
   type AuditEvent,
+  auditEventsSince,
   auditOffset,
   describeRequest,
   flushAudit,
@@ -294,6 +295,35 @@ describe('kpt-live drift and mode: drift', () => {
       ]);
     });
     allWrites.push(...after.writes);
+
+    // a rollout in progress does not flap: Pods not Ready when the check starts, Ready again while it waits
+    await setPodsReady(false);
+    const settling = await readerRequests(async () => {
+      const offset = auditOffset(audit);
+      const run = runCli(
+        ['drift', 'basic', '-n', ns, '--kubeconfig', readerKubeconfig, '--reconcile-timeout', '90s'],
+        {
+          cwd: work,
+        },
+      );
+      // the watch starts only for objects still reconciling: once it is there, the Pods turn Ready
+      await eventually(
+        async () =>
+          auditEventsSince(audit, offset).some(
+            (e) =>
+              e.impersonatedUser?.username === reader &&
+              e.verb === 'watch' &&
+              e.objectRef?.resource === 'deployments',
+          ) || undefined,
+        60_000,
+        'the drift run watching the Deployment',
+      );
+      await setPodsReady(true);
+      const r = await run;
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('Drift of basic: in sync\n');
+    });
+    allWrites.push(...settling.writes);
 
     expect(allWrites.map(describeRequest)).toEqual([]);
     // positive control: the audit filter does see the reader's dry-runs and reads
