@@ -26,6 +26,8 @@ export interface CliOptions {
   env?: Record<string, string | undefined>;
   /** Called with the process once started and on every stdout chunk (to send signals at the right time). */
   onStdout?: (stdoutSoFar: string, child: ChildProcess) => void;
+  /** Called on every stderr chunk with all of stderr so far (progress lines go there). */
+  onStderr?: (stderrSoFar: string, child: ChildProcess) => void;
 }
 
 /** `node --import tsx src/cli/index.ts ARGS` with KUBECONFIG pointing at the shared control plane. */
@@ -43,6 +45,7 @@ export function runCli(args: string[], opts: CliOptions): Promise<CliRun> {
     });
     child.stderr.on('data', (chunk: Buffer) => {
       run.stderr += chunk.toString();
+      opts.onStderr?.(run.stderr, child);
     });
     child.on('error', reject);
     child.on('close', (code) => {
