@@ -1,6 +1,6 @@
 import * as core from '@actions/core';
 import { countOutcomes, isFailedOutcome } from '../apply/run-result.js';
-import { parseInventoryId, shortName } from '../plan/object-id.js';
+import { parseInventoryId, shortName } from '../common/object-id.js';
 import {
   comparePlans,
   type PlanComparison,

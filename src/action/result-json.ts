@@ -1,5 +1,5 @@
 import { countOutcomes, isBlockedOutcome } from '../apply/run-result.js';
-import { displayName } from '../plan/object-id.js';
+import { displayName } from '../common/object-id.js';
 import type { PackageRunResult } from '../run/run-package.js';
 
 /** One package's entry of the action's `result` output (README: Output formats). */

@@ -1,5 +1,5 @@
 import { Annotations } from '../common/constants.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
 import { type DecidedAction, decideObject } from './decide-object.js';
 import type { ApplyOperation } from './events.js';
 import { withOwner } from './owner-lookup.js';

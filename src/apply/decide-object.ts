@@ -1,10 +1,10 @@
 import { Annotations } from '../common/constants.js';
 import { type KubeObject, splitApiVersion } from '../common/kube-object.js';
+import { idKey, idOf, type ObjectId, shortName } from '../common/object-id.js';
 import { applyBlockedBy } from '../inventory/ownership.js';
 import type { KubeApiError } from '../kube/api-error.js';
 import { UnknownKindError } from '../kube/cluster-client.js';
 import type { ResourceInfo } from '../kube/discovery.js';
-import { idKey, idOf, type ObjectId, shortName } from '../plan/object-id.js';
 import { dependenciesOf } from '../plan/plan.js';
 import {
   ApplyRejection,

@@ -1,8 +1,8 @@
+import { idKey, type ObjectId } from '../common/object-id.js';
 import { deleteConfigMapInventory } from '../inventory/configmap-inventory.js';
 import { acquireInventoryLock } from '../inventory/inventory-lock.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import { deleteResourceGroup, writeResourceGroup } from '../inventory/resourcegroup.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
 import { buildPlan } from '../plan/plan.js';
 import { taskList, taskName } from '../plan/task-list.js';
 import type { ApplyRequest } from './applier.js';

@@ -1,9 +1,9 @@
 import { Annotations } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
 import { HistoryLabel } from '../inventory/deploy-history.js';
 import { lockName } from '../inventory/inventory-lock.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
 import { outcomeFor, type RunState } from './run-state.js';
 
 /** The id of the Namespace an inventory lives in. */

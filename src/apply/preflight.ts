@@ -1,4 +1,4 @@
-import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
+import { idKey, type ObjectId, shortName } from '../common/object-id.js';
 import { applySkip, decideObject, missingPrerequisite } from './decide-object.js';
 import { runOrdered } from './run-ordered.js';
 import type { RunState } from './run-state.js';

@@ -1,7 +1,7 @@
 import { Annotations } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { formatInventoryId, idKey, type ObjectId } from '../common/object-id.js';
 import { preventsDeletion, pruneBlockedBy } from '../inventory/ownership.js';
-import { formatInventoryId, idKey, type ObjectId } from '../plan/object-id.js';
 import { dependentsOf } from '../plan/plan.js';
 import { withOwner } from './owner-lookup.js';
 import { runOrdered } from './run-ordered.js';

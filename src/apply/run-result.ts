@@ -1,5 +1,5 @@
-import type { ObjectId } from '../plan/object-id.js';
-import type { SourceRef } from '../preview/types.js';
+import type { ObjectId } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 import type { ApplyOperation, WaitStatus } from './events.js';
 import { isBlockingSkip, type SkipReason } from './skip-reason.js';
 

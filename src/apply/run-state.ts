@@ -1,9 +1,9 @@
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 import type { InventoryEntry, InventoryRef } from '../inventory/inventory-types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
 import type { Plan } from '../plan/plan.js';
-import type { SourceRef } from '../preview/types.js';
 import type { ObjectWatcher } from '../status/object-watcher.js';
 import type { RunEventSink, WaitStatus } from './events.js';
 import type { LiveSnapshot } from './live-snapshot.js';

@@ -1,5 +1,5 @@
 import { formatDuration } from '../common/duration.js';
-import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
+import { idKey, type ObjectId, shortName } from '../common/object-id.js';
 import { ObjectWatcher } from '../status/object-watcher.js';
 import { observe, type WaitOutcome, type WaitTarget, waitForObjects } from '../status/wait-for-objects.js';
 import { waitDisabled } from './apply-wave.js';

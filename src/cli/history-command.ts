@@ -5,9 +5,9 @@ import { readInventoryInfo } from '../package/inventory-info.js';
 import { formatPackageError } from '../package/package-error.js';
 import type { HistoryOptions } from '../run/run-package.js';
 import type { CliContext, ExitCode } from './cli-io.js';
+import { forEachPackage } from './for-each-package.js';
 import type { RunFlags } from './options.js';
 import { locatePackage } from './package-dir.js';
-import { forEachPackage } from './run-command.js';
 
 /** What the CLI records with each apply/destroy: the checkout's HEAD commit (if any) and user@host. */
 export async function cliHistory(repoRoot: string, flags: RunFlags): Promise<HistoryOptions> {

@@ -1,7 +1,7 @@
 import type { RunEvent } from '../apply/events.js';
 import { isBlockedOutcome, type ObjectOutcome } from '../apply/run-result.js';
 import { blockedExplanation } from '../apply/skip-reason.js';
-import { displayName, type ObjectId } from '../plan/object-id.js';
+import { displayName, type ObjectId } from '../common/object-id.js';
 import { EventStats } from '../report/event-stats.js';
 import { goJson, JsonEventFormatter, rfc3339 } from '../report/events-json.js';
 import { renderEventText, renderSummaryText } from '../report/events-text.js';

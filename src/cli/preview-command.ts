@@ -5,9 +5,10 @@ import { renderPreviewMarkdown } from '../report/preview-markdown.js';
 import { renderPreviewText } from '../report/preview-text.js';
 import { runPackage } from '../run/run-package.js';
 import type { CliContext, ExitCode } from './cli-io.js';
+import { forEachPackage } from './for-each-package.js';
 import { type RunFlags, runOptionsFrom } from './options.js';
 import { locatePackage } from './package-dir.js';
-import { forEachPackage, reportResult } from './run-command.js';
+import { reportResult } from './run-command.js';
 
 export type PreviewFormat = 'text' | 'json' | 'markdown';
 

@@ -7,15 +7,16 @@ import { runOrdered } from '../apply/run-ordered.js';
 import { newRunState } from '../apply/run-state.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey, shortName } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { formatPlanErrors } from '../plan/errors.js';
-import { idKey, shortName } from '../plan/object-id.js';
 import { diffObjects } from './diff.js';
 import { collectSecretValues } from './redact.js';
 import { previewOfSkip } from './skip-preview.js';
-import { emptySummary, type PreviewDocument, type PreviewObject, type SourceRef } from './types.js';
+import { emptySummary, type PreviewDocument, type PreviewObject } from './types.js';
 
 export interface PreviewRequest {
   client: ClusterClient;

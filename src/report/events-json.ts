@@ -1,6 +1,6 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
 import { isRecord } from '../common/kube-object.js';
-import type { ObjectId } from '../plan/object-id.js';
+import type { ObjectId } from '../common/object-id.js';
 import { scrub } from '../preview/redact.js';
 import {
   type ActuationCounts,

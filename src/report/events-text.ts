@@ -1,5 +1,5 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
-import { displayName } from '../plan/object-id.js';
+import { displayName } from '../common/object-id.js';
 import { scrub } from '../preview/redact.js';
 import { attempted, EventStats, exitCodeFor, isZero } from './event-stats.js';
 

@@ -1,7 +1,8 @@
 import { formatDuration } from '../common/duration.js';
-import { type ObjectId, shortName } from '../plan/object-id.js';
+import { type ObjectId, shortName } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 import { scrub } from '../preview/redact.js';
-import type { PreviewDocument, SourceRef } from '../preview/types.js';
+import type { PreviewDocument } from '../preview/types.js';
 import { cell, clip, code, escapeText } from './markdown.js';
 import { renderPreviewMarkdown } from './preview-markdown.js';
 

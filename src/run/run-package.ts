@@ -10,6 +10,7 @@ import {
   type RunResult,
 } from '../apply/run-result.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
+import { shortName } from '../common/object-id.js';
 import {
   type DeployRecord,
   deleteHistory,
@@ -19,8 +20,9 @@ import {
 } from '../inventory/deploy-history.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
-import { shortName } from '../plan/object-id.js';
 import { computePreview } from '../preview/compute-preview.js';
+import type { PlanEntry } from '../preview/plan-digest.js';
+import { plannedActions } from '../preview/planned-actions.js';
 import type { PreviewDocument } from '../preview/types.js';
 import { type ObjectStatus, readPackageStatus } from './package-status.js';
 import { type PreparedPackage, preparePackage } from './prepare-package.js';
@@ -58,7 +60,7 @@ export interface RunPackageOptions {
   /** Called once the package is loaded and valid, before anything runs (e.g. to learn its Secret values). */
   onPrepared?: (prepared: PreparedPackage) => void;
   /** Apply: the pre-flight's plan, before the first write; throwing refuses the run (see ApplyRequest). */
-  onPlanned?: ApplyRequest['onPlanned'];
+  onPlanned?: (plan: PlanEntry[] | undefined) => void | Promise<void>;
 }
 
 export interface HistoryOptions {
@@ -172,7 +174,12 @@ export async function runPackage(
     };
     const run =
       mode === 'apply'
-        ? await runApply({ ...req, objects: prepared.objects, afterRun, onPlanned: o.onPlanned })
+        ? await runApply({
+            ...req,
+            objects: prepared.objects,
+            afterRun,
+            afterPreflight: planCheck(o.onPlanned),
+          })
         : await runDestroy({ ...req, afterRun });
     result.run = run;
     result.outcome = run.outcome;
@@ -210,4 +217,9 @@ function deployRecord(
     failed,
     ...(run.error ? { error: run.error } : {}),
   };
+}
+
+/** The plan-drift check, on what the pre-flight decided per object (undefined under `preflight: off`). */
+function planCheck(onPlanned: RunPackageOptions['onPlanned']): ApplyRequest['afterPreflight'] {
+  return onPlanned && ((state) => onPlanned(plannedActions(state)));
 }

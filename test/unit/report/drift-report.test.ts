@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { idOf } from '../../../src/common/object-id.js';
 import { classifyDrift } from '../../../src/drift/classify-drift.js';
 import type { DriftPackage } from '../../../src/drift/types.js';
-import { idOf } from '../../../src/plan/object-id.js';
 import { driftPackageJson } from '../../../src/report/drift-json.js';
 import {
   driftIssueTitle,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ObjectId } from '../../../src/plan/object-id.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
 import {
   type ApplySummaryInput,
   JOB_SUMMARY_LIMIT,

@@ -1,11 +1,11 @@
-import { idKey, type ObjectId } from '../plan/object-id.js';
-import { diffObjects } from '../preview/diff.js';
-import { type PlanEntry, planEntry, sortPlan } from '../preview/plan-digest.js';
-import { collectSecretValues } from '../preview/redact.js';
-import { applySkip, missingPrerequisite } from './decide-object.js';
-import { pruneDecision } from './prune-wave.js';
-import type { RunState } from './run-state.js';
-import { type UpdateStrategy, updateStrategyOf } from './update-strategy.js';
+import { applySkip, missingPrerequisite } from '../apply/decide-object.js';
+import { pruneDecision } from '../apply/prune-wave.js';
+import type { RunState } from '../apply/run-state.js';
+import { type UpdateStrategy, updateStrategyOf } from '../apply/update-strategy.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
+import { diffObjects } from './diff.js';
+import { type PlanEntry, planEntry, sortPlan } from './plan-digest.js';
+import { collectSecretValues } from './redact.js';
 
 /**
  * The adapter between the engine's pre-flight and the plan-drift check: what the pre-flight decided for
