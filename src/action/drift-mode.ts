@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import { resolveExplicitPackages } from '../changes/index.js';
 import { findUnits } from '../package/find-packages.js';
 import { formatPackageError } from '../package/package-error.js';
 import { collectSecretValues, scrub } from '../preview/redact.js';
@@ -18,7 +19,6 @@ import {
   type GitHubClient,
   httpStatusOf,
   listDriftIssues,
-  resolveExplicitPackages,
   syncDriftIssue,
 } from './github/index.js';
 import { apiMessageOf } from './github/octokit.js';

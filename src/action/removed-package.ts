@@ -2,10 +2,10 @@ import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { exitCodeOf } from '../apply/run-result.js';
+import { readInventoryAtCommit } from '../changes/index.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { computePreview } from '../preview/compute-preview.js';
 import type { PackageRunResult } from '../run/run-package.js';
-import { readInventoryAtCommit } from './github/index.js';
 
 /**
  * A package whose directory the change deleted: its inventory info comes from the base commit. Preview

@@ -1,5 +1,5 @@
 import { hostname, userInfo } from 'node:os';
-import { git } from '../common/git.js';
+import { git } from '../changes/git.js';
 import { readHistory } from '../inventory/deploy-history.js';
 import { readInventoryInfo } from '../package/inventory-info.js';
 import { formatPackageError } from '../package/package-error.js';
