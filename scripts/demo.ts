@@ -9,7 +9,7 @@ import { connect } from '../src/kube/connect.js';
 import { renderEventText } from '../src/report/events-text.js';
 import { renderPreviewMarkdown } from '../src/report/preview-markdown.js';
 import { renderPreviewText } from '../src/report/preview-text.js';
-import { type Mode, runPackage } from '../src/run/run-package.js';
+import { type Mode, runPackage } from '../src/pipeline/run-package.js';
 import { startControlPlane } from './control-plane/control-plane.js';
 import { startKubeletSimulator } from './control-plane/kubelet-simulator.js';
 

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
 import { isBlockedOutcome, isFailedOutcome } from '../apply/run-result.js';
+import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
 import { collectSecretValues } from '../preview/redact.js';
-import { type PackageRunResult, runPackage } from '../run/run-package.js';
 import { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';

@@ -4,8 +4,8 @@ import type { RunOptions } from '../apply/run-options.js';
 import { exitCodeOf } from '../apply/run-result.js';
 import { readInventoryAtCommit } from '../changes/index.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
+import type { PackageRunResult } from '../pipeline/run-package.js';
 import { computePreview } from '../preview/compute-preview.js';
-import type { PackageRunResult } from '../run/run-package.js';
 
 /**
  * A package whose directory the change deleted: its inventory info comes from the base commit. Preview

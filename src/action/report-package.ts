@@ -4,11 +4,11 @@ import { isBlockedOutcome } from '../apply/run-result.js';
 import { blockedExplanation } from '../apply/skip-reason.js';
 import { shortName } from '../common/object-id.js';
 import { formatPackageError } from '../package/package-error.js';
+import type { PackageRunResult } from '../pipeline/run-package.js';
 import { scrub } from '../preview/redact.js';
 import { renderEventText } from '../report/events-text.js';
 import { renderApplyJobSummary, renderPreviewJobSummary } from '../report/job-summary.js';
 import { renderPreviewText } from '../report/preview-text.js';
-import type { PackageRunResult } from '../run/run-package.js';
 
 /** Streams engine events into the log as kpt's event lines (Secret values scrubbed). */
 export function eventLogger(secretValues: () => readonly string[]) {

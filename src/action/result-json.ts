@@ -1,6 +1,6 @@
 import { countOutcomes, isBlockedOutcome } from '../apply/run-result.js';
 import { displayName } from '../common/object-id.js';
-import type { PackageRunResult } from '../run/run-package.js';
+import type { PackageRunResult } from '../pipeline/run-package.js';
 
 /** One package's entry of the action's `result` output (README: Output formats). */
 export interface PackageResultJson {

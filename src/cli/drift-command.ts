@@ -1,8 +1,8 @@
 import { type Command, Option } from 'commander';
 import { Defaults } from '../common/constants.js';
+import { type DriftRunResult, runDriftPackage } from '../pipeline/drift-package.js';
 import { driftDocument, driftPackageJson } from '../report/drift-json.js';
 import { renderDriftText } from '../report/drift-text.js';
-import { type DriftRunResult, runDriftPackage } from '../run/drift-package.js';
 import { type CliContext, type ExitCode, printError } from './cli-io.js';
 import { forEachPackage } from './for-each-package.js';
 import { addClusterFlags, durationArg, type RunFlags, runOptionsFrom } from './options.js';

@@ -3,7 +3,7 @@ import { git } from '../changes/git.js';
 import { readHistory } from '../inventory/deploy-history.js';
 import { readInventoryInfo } from '../package/inventory-info.js';
 import { formatPackageError } from '../package/package-error.js';
-import type { HistoryOptions } from '../run/run-package.js';
+import type { HistoryOptions } from '../pipeline/run-package.js';
 import type { CliContext, ExitCode } from './cli-io.js';
 import { forEachPackage } from './for-each-package.js';
 import type { RunFlags } from './options.js';

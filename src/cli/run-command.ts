@@ -1,9 +1,9 @@
 import type { RunEvent } from '../apply/events.js';
 import type { Connection } from '../kube/connect.js';
 import { formatPackageError, readInventoryInfo } from '../package/index.js';
+import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
 import { collectSecretValues } from '../preview/redact.js';
 import { exitCodeFor } from '../report/event-stats.js';
-import { type PackageRunResult, runPackage } from '../run/run-package.js';
 import { type CliContext, printError } from './cli-io.js';
 import { destroyPreviewEvents, previewEvents } from './dry-run.js';
 import { forEachPackage } from './for-each-package.js';

@@ -1,4 +1,4 @@
-import { runPackage } from '../run/run-package.js';
+import { runPackage } from '../pipeline/run-package.js';
 import type { CliContext, ExitCode } from './cli-io.js';
 import { forEachPackage } from './for-each-package.js';
 import { type RunFlags, runOptionsFrom } from './options.js';
