@@ -1,5 +1,5 @@
 import * as core from '@actions/core';
-import { countOutcomes, isFailedOutcome } from '../apply/run-result.js';
+import { countOutcomes, failed } from '../apply/run-result.js';
 import { parseInventoryId, shortName } from '../common/object-id.js';
 import type { PackageRunResult } from '../pipeline/run-package.js';
 import {
@@ -155,9 +155,7 @@ export class ApplyFeedback {
         outcome: r.outcome,
         counts: countOutcomes(objects),
         failed: objects
-          .filter(
-            (o) => isFailedOutcome(o) || (o.action === 'skipped' && /^dependency /.test(o.message ?? '')),
-          )
+          .filter((o) => failed(o))
           .map((o) => ({
             name: shortName(o.id),
             reason: scrub(o.message ?? o.reconcile ?? 'failed', secretValues),

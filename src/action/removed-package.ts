@@ -18,7 +18,12 @@ export async function runRemovedPackage(
   o: { repoRoot: string; options: RunOptions; destroyRemovedPackages: boolean; emit: RunEventSink },
 ): Promise<PackageRunResult> {
   const result: PackageRunResult = { path: unit.path, mode, outcome: 'success', notices: [], exitCode: 0 };
-  const fail = (error: string) => ({ ...result, outcome: 'error' as const, error, exitCode: 1 as const });
+  const fail = (error: string) => ({
+    ...result,
+    outcome: 'error' as const,
+    error,
+    exitCode: exitCodeOf('error'),
+  });
   if (!unit.baseCommit)
     return fail(
       `package ${unit.path} was deleted, but the base commit to read its inventory from is unknown`,
@@ -50,5 +55,5 @@ export async function runRemovedPackage(
     );
   }
   const run = await runDestroy({ client, inventory, options: o.options, emit: o.emit });
-  return { ...result, mode, run, outcome: run.outcome, error: run.error, exitCode: exitCodeOf(run) };
+  return { ...result, mode, run, outcome: run.outcome, error: run.error, exitCode: exitCodeOf(run.outcome) };
 }

@@ -21,7 +21,7 @@ import { formatRejections, preflight } from './preflight.js';
 import { pruneWave } from './prune-wave.js';
 import { readRunInput } from './run-input.js';
 import type { RunOptions } from './run-options.js';
-import { fatalResult, finishedResult, isFailedOutcome, type RunResult, runFailed } from './run-result.js';
+import { failed, fatalResult, finishedResult, type RunResult, runFailed } from './run-result.js';
 import { finalInventory, newRunState, type RunState } from './run-state.js';
 import { waitWave } from './wait-wave.js';
 
@@ -157,7 +157,7 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
 
 /** kapp's exit-early-on-apply-error: any failed apply or reconcile so far. */
 function hasFailure(s: RunState): boolean {
-  return [...s.outcomes.values()].some(isFailedOutcome);
+  return [...s.outcomes.values()].some((o) => failed(o, { allowSkipped: true }));
 }
 
 async function ensureInventoryNamespace(req: ApplyRequest): Promise<void> {

@@ -33,10 +33,13 @@ export interface RunResult {
   namespaceDeleted?: string;
 }
 
-/** The contract's exit codes: 0 ok, 1 fatal error (nothing changed), 3 objects failed or timed out. */
-export function exitCodeOf(result: RunResult): 0 | 1 | 3 {
-  if (result.outcome === 'error') return 1;
-  return result.outcome === 'failed' ? 3 : 0;
+/**
+ * The contract's exit codes, and the only place an outcome becomes one: 0 success, 1 fatal error (nothing
+ * changed, or cancelled), 3 objects failed, timed out or were blocked (see `failed`).
+ */
+export function exitCodeOf(outcome: RunOutcome): 0 | 1 | 3 {
+  if (outcome === 'error') return 1;
+  return outcome === 'failed' ? 3 : 0;
 }
 
 export function countOutcomes(objects: ObjectOutcome[]) {
@@ -47,7 +50,7 @@ export function countOutcomes(objects: ObjectOutcome[]) {
     unchanged: count((o) => o.action === 'unchanged'),
     pruned: count((o) => o.action === 'pruned' || o.action === 'deleted'),
     skipped: count((o) => o.action === 'skipped' || o.action === 'abandoned'),
-    failed: count((o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout'),
+    failed: count((o) => failed(o, { allowSkipped: true })),
   };
 }
 
@@ -65,9 +68,18 @@ export function isBlockedOutcome(o: ObjectOutcome): boolean {
   return o.action === 'skipped' && isBlockingSkip(o.skip);
 }
 
-/** Whether a finished run failed: an object failed or timed out, or one was blocked and that is not allowed. */
+/**
+ * Whether the run did not do what was asked for this object: its apply or delete failed, its reconcile
+ * failed or timed out, or (unless `allowSkipped`) it was blocked (`isBlockedOutcome`). The one answer to
+ * "did it fail" that the engine, the exit code, the deploy record and every report use.
+ */
+export function failed(o: ObjectOutcome, opts: { allowSkipped?: boolean } = {}): boolean {
+  return isFailedOutcome(o) || (!opts.allowSkipped && isBlockedOutcome(o));
+}
+
+/** Whether a finished run failed: some object `failed`. */
 export function runFailed(objects: readonly ObjectOutcome[], allowSkipped: boolean): boolean {
-  return objects.some((o) => isFailedOutcome(o) || (!allowSkipped && isBlockedOutcome(o)));
+  return objects.some((o) => failed(o, { allowSkipped }));
 }
 
 /** The result of a run that got to the end (or was cancelled part-way and saved its inventory). */

@@ -1,9 +1,10 @@
 import type { RunEvent } from '../apply/events.js';
+import { exitCodeOf } from '../apply/run-result.js';
 import type { Connection } from '../kube/connect.js';
 import { formatPackageError, readInventoryInfo } from '../package/index.js';
 import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
 import { collectSecretValues } from '../preview/redact.js';
-import { exitCodeFor } from '../report/event-stats.js';
+import { outcomeOf } from '../report/event-stats.js';
 import { type CliContext, printError } from './cli-io.js';
 import { destroyPreviewEvents, previewEvents } from './dry-run.js';
 import { forEachPackage } from './for-each-package.js';
@@ -77,7 +78,7 @@ export function runActuation(
         }
         for (const e of events) printer.event(e);
         printer.finish();
-        return exitCodeFor(printer.stats);
+        return exitCodeOf(outcomeOf(printer.stats));
       }
       const result = await runPackage(conn.client, loc.dir, mode, {
         repoRoot: loc.root,

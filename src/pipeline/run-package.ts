@@ -2,13 +2,7 @@ import { type ApplyRequest, runApply } from '../apply/applier.js';
 import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
-import {
-  countOutcomes,
-  exitCodeOf,
-  isBlockedOutcome,
-  isFailedOutcome,
-  type RunResult,
-} from '../apply/run-result.js';
+import { countOutcomes, exitCodeOf, failed, type RunResult } from '../apply/run-result.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import { shortName } from '../common/object-id.js';
 import {
@@ -123,8 +117,9 @@ export async function runPackage(
         context: o.previewContext,
       });
       if (result.preview.summary.error > 0) {
+        // what the pre-flight would refuse: exit as for a pre-flight rejection (fatal, nothing changed)
         result.outcome = 'failed';
-        result.exitCode = 1;
+        result.exitCode = exitCodeOf('error');
       }
       return result;
     }
@@ -137,7 +132,7 @@ export async function runPackage(
         );
       if (status.objects.some((s) => s.status === 'Failed')) {
         result.outcome = 'failed';
-        result.exitCode = 3;
+        result.exitCode = exitCodeOf('failed');
       }
       return result;
     }
@@ -184,13 +179,13 @@ export async function runPackage(
     result.run = run;
     result.outcome = run.outcome;
     result.error = run.error;
-    result.exitCode = exitCodeOf(run);
+    result.exitCode = exitCodeOf(run.outcome);
     return result;
   } catch (err) {
     result.outcome = 'error';
     result.error = (err as Error).message;
     if (err instanceof PackageFailure) result.packageErrors = err.errors;
-    result.exitCode = 1;
+    result.exitCode = exitCodeOf('error');
     return result;
   }
 }
@@ -202,8 +197,8 @@ function deployRecord(
   startedAt: string,
   run: RunResult,
 ): DeployRecord {
-  const failed = run.objects
-    .filter((o) => isFailedOutcome(o) || isBlockedOutcome(o))
+  const notDone = run.objects
+    .filter((o) => failed(o))
     .map((o) => `${shortName(o.id)}: ${o.message ?? o.reconcile ?? 'failed'}`);
   return {
     package: pkg,
@@ -214,7 +209,7 @@ function deployRecord(
     finishedAt: new Date().toISOString(),
     result: run.outcome,
     counts: countOutcomes(run.objects),
-    failed,
+    failed: notDone,
     ...(run.error ? { error: run.error } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
+import { exitCodeOf } from '../apply/run-result.js';
 import { isRecord } from '../common/kube-object.js';
 import type { ObjectId } from '../common/object-id.js';
 import { scrub } from '../preview/redact.js';
@@ -6,8 +7,8 @@ import {
   type ActuationCounts,
   attempted,
   EventStats,
-  exitCodeFor,
   isZero,
+  outcomeOf,
   type WaitCounts,
 } from './event-stats.js';
 import type { EventStreamText } from './events-text.js';
@@ -149,7 +150,7 @@ export function renderEventsJson(events: Iterable<RunEvent>, opts: JsonLinesOpti
       return {
         text: lines.map((l) => `${l}\n`).join(''),
         stats: formatter.stats,
-        exitCode: 1,
+        exitCode: exitCodeOf('error'),
         error: event.error,
       };
     }
@@ -158,6 +159,6 @@ export function renderEventsJson(events: Iterable<RunEvent>, opts: JsonLinesOpti
   return {
     text: lines.map((l) => `${l}\n`).join(''),
     stats: formatter.stats,
-    exitCode: exitCodeFor(formatter.stats),
+    exitCode: exitCodeOf(outcomeOf(formatter.stats)),
   };
 }
