@@ -14,7 +14,7 @@ import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { formatPlanErrors } from '../plan/errors.js';
 import { diffObjects } from './diff.js';
-import { collectSecretValues } from './redact.js';
+import { configureDiff, runSecretValues } from './object-changes.js';
 import { previewOfSkip } from './skip-preview.js';
 import { emptySummary, type PreviewDocument, type PreviewObject } from './types.js';
 
@@ -47,10 +47,7 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
     { client: req.client, options: req.options, inventory: req.inventory, emit: () => {}, ...input },
     started,
   );
-  const secretValues = collectSecretValues([
-    ...manifests.values(),
-    ...[...live.values()].map((o) => o ?? undefined),
-  ]);
+  const secretValues = runSecretValues(manifests.values(), live.values());
   const objects: PreviewObject[] = [];
 
   for (const [w, wave] of plan.applyWaves.entries()) {
@@ -80,7 +77,7 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
               ...diffObjects(undefined, d.object ?? manifest, { secretValues }),
             };
           case 'configure': {
-            const diff = diffObjects(current, d.object!, { secretValues, reportRemovals: true });
+            const diff = configureDiff(current!, d.object!, secretValues);
             if (diff.changes.length > 0)
               return { ...base, action: 'configure', validated: true, ...reason, ...diff };
             const why = d.reason ?? ownershipMove(current!, manifest.apiVersion, req.options.fieldManager);

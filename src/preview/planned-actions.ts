@@ -3,9 +3,8 @@ import { pruneDecision } from '../apply/prune-wave.js';
 import type { RunState } from '../apply/run-state.js';
 import { type UpdateStrategy, updateStrategyOf } from '../apply/update-strategy.js';
 import { idKey, type ObjectId } from '../common/object-id.js';
-import { diffObjects } from './diff.js';
+import { configureDiff, runSecretValues } from './object-changes.js';
 import { type PlanEntry, planEntry, sortPlan } from './plan-digest.js';
-import { collectSecretValues } from './redact.js';
 
 /**
  * The adapter between the engine's pre-flight and the plan-drift check: what the pre-flight decided for
@@ -16,10 +15,7 @@ import { collectSecretValues } from './redact.js';
  */
 export function plannedActions(state: RunState): PlanEntry[] | undefined {
   if (state.options.preflight === 'off') return undefined;
-  const secretValues = collectSecretValues([
-    ...state.manifests.values(),
-    ...[...state.live.values()].map((o) => o ?? undefined),
-  ]);
+  const secretValues = runSecretValues(state.manifests.values(), state.live.values());
   const entries: PlanEntry[] = [];
   for (const id of state.plan.applyWaves.flat()) entries.push(applyEntry(state, id, secretValues));
   if (state.options.prune) {
@@ -53,6 +49,6 @@ function applyEntry(state: RunState, id: ObjectId, secretValues: readonly string
   // an existing object the pre-flight did not get an object back for: its immutable fields change
   // (fallback-on-replace), so it is re-created
   if (!dryRun) return planEntry(id, 'replace');
-  const { changes } = diffObjects(live, dryRun, { secretValues, reportRemovals: true });
+  const { changes } = configureDiff(live, dryRun, secretValues);
   return planEntry(id, 'configure', { changes });
 }
