@@ -4,7 +4,7 @@ import { pruneDecision } from '../apply/prune-wave.js';
 import { readRunInput } from '../apply/run-input.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { runOrdered } from '../apply/run-ordered.js';
-import { newRunState } from '../apply/run-state.js';
+import { markBlocked, newRunState } from '../apply/run-state.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
 import { idKey, shortName } from '../common/object-id.js';
@@ -62,8 +62,8 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
         // the decision apply takes, as a dry-run: preview, pre-flight and apply cannot disagree
         const d = await decideObject(state, id, { write: false });
         // as apply records it: what depends on a failed or blocked object is skipped
-        if (d.action === 'error') state.blocked.set(key, 'apply actuation failed');
-        else if (d.action === 'skip' && d.blocked) state.blocked.set(key, 'apply actuation skipped');
+        if (d.action === 'error') markBlocked(state, id, 'apply actuation failed');
+        else if (d.action === 'skip' && d.blocked) markBlocked(state, id, 'apply actuation skipped');
         if (d.action === 'skip' && d.blocked && d.skip)
           return { ...base, ...previewOfSkip(await withOwner(state, d.skip), req.options) };
         const reason = d.reason ? { reason: d.reason } : {};
