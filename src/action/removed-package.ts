@@ -1,8 +1,8 @@
 import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
-import { exitCodeOf } from '../apply/run-result.js';
 import { readInventoryAtCommit } from '../changes/index.js';
+import { exitCodeOf } from '../common/run-outcome.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import type { PackageRunResult } from '../pipeline/run-package.js';
 import { computePreview } from '../preview/compute-preview.js';

@@ -1,4 +1,5 @@
 import type { ObjectId } from '../common/object-id.js';
+import type { RunOutcome } from '../common/run-outcome.js';
 import type { SourceRef } from '../common/source-ref.js';
 import type { ApplyOperation, WaitStatus } from './events.js';
 import { isBlockingSkip, type SkipReason } from './skip-reason.js';
@@ -21,8 +22,6 @@ export interface ObjectOutcome {
   readyAfterMs?: number;
 }
 
-export type RunOutcome = 'success' | 'failed' | 'error';
-
 export interface RunResult {
   outcome: RunOutcome;
   /** The fatal error (outcome `error`): invalid package, rejected pre-flight, inventory problem, cancelled. */
@@ -31,15 +30,6 @@ export interface RunResult {
   durationMs: number;
   /** Destroy deleted the inventory's own Namespace (and the deploy history in it). */
   namespaceDeleted?: string;
-}
-
-/**
- * The contract's exit codes, and the only place an outcome becomes one: 0 success, 1 fatal error (nothing
- * changed, or cancelled), 3 objects failed, timed out or were blocked (see `failed`).
- */
-export function exitCodeOf(outcome: RunOutcome): 0 | 1 | 3 {
-  if (outcome === 'error') return 1;
-  return outcome === 'failed' ? 3 : 0;
 }
 
 export function countOutcomes(objects: ObjectOutcome[]) {

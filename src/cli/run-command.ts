@@ -1,5 +1,5 @@
 import type { RunEvent } from '../apply/events.js';
-import { exitCodeOf } from '../apply/run-result.js';
+import { exitCodeOf } from '../common/run-outcome.js';
 import type { Connection } from '../kube/connect.js';
 import { formatPackageError, readInventoryInfo } from '../package/index.js';
 import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';

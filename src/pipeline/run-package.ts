@@ -2,9 +2,10 @@ import { type ApplyRequest, runApply } from '../apply/applier.js';
 import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
-import { countOutcomes, exitCodeOf, failed, type RunResult } from '../apply/run-result.js';
+import { countOutcomes, failed, type RunResult } from '../apply/run-result.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import { shortName } from '../common/object-id.js';
+import { exitCodeOf, type RunOutcome } from '../common/run-outcome.js';
 import {
   type DeployRecord,
   deleteHistory,
@@ -28,7 +29,7 @@ export type Mode = 'preview' | 'apply' | 'destroy' | 'status';
 export interface PackageRunResult {
   path: string;
   mode: Mode;
-  outcome: 'success' | 'failed' | 'error';
+  outcome: RunOutcome;
   error?: string;
   notices: string[];
   prepared?: PreparedPackage;

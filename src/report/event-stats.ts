@@ -1,5 +1,5 @@
 import type { RunEvent } from '../apply/events.js';
-import type { RunOutcome } from '../apply/run-result.js';
+import type { RunOutcome } from '../common/run-outcome.js';
 
 /**
  * Counts per action exactly as cli-utils' printers keep them (pkg/print/stats): every apply, prune and

@@ -1,7 +1,7 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
-import { exitCodeOf } from '../apply/run-result.js';
 import { isRecord } from '../common/kube-object.js';
 import type { ObjectId } from '../common/object-id.js';
+import { exitCodeOf } from '../common/run-outcome.js';
 import { scrub } from '../preview/redact.js';
 import {
   type ActuationCounts,

@@ -1,6 +1,6 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
-import { exitCodeOf } from '../apply/run-result.js';
 import { displayName } from '../common/object-id.js';
+import { exitCodeOf } from '../common/run-outcome.js';
 import { scrub } from '../preview/redact.js';
 import { attempted, EventStats, isZero, outcomeOf } from './event-stats.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/apply/events.js';
-import { exitCodeOf } from '../../../src/apply/run-result.js';
+import { exitCodeOf } from '../../../src/common/run-outcome.js';
 import { EventStats, outcomeOf, resultErrorMessage } from '../../../src/report/event-stats.js';
 import { renderEventsText, renderEventText, renderSummaryText } from '../../../src/report/events-text.js';
 import {
