@@ -133,7 +133,8 @@ async function decide(state: RunState, id: ObjectId, write: boolean): Promise<Ob
   };
   if (live && strategy === 'always-replace')
     return replace(`${Annotations.KappUpdateStrategy}: always-replace (deleted and created again)`);
-  const unchanged = write && live ? state.preflightUnchanged.get(key) : undefined;
+  const answer = write && live ? state.preflight.get(key) : undefined;
+  const unchanged = answer?.unchanged ? answer.object : undefined;
   // the pre-flight dry-run already showed this apply changes nothing: no second request
   if (unchanged) return { action: 'unchanged', object: unchanged, validated: true, info };
 

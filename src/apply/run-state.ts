@@ -40,12 +40,11 @@ export interface RunState {
    */
   applied: Map<string, AppliedObject>;
   /**
-   * Ids whose pre-flight dry-run returned the live object unchanged (their apply would be a no-op): that
-   * object. Writer: preflight.ts.
+   * What the pre-flight's dry-run answered, by idKey: the object the server returned and whether the apply
+   * would change nothing (then apply does not send it again; the plan-drift check reads both).
+   * Writer: preflight.ts.
    */
-  preflightUnchanged: Map<string, KubeObject>;
-  /** Every existing object's pre-flight dry-run result, by idKey (the plan-drift check reads it). Writer: preflight.ts. */
-  preflightDryRuns: Map<string, KubeObject>;
+  preflight: Map<string, PreflightAnswer>;
   /** Ids whose DELETE the server accepted. Written through `recordDeleted`. */
   deleted: Set<string>;
   /** Deleted ids the server removed with the DELETE itself (it answered Success): no need to wait for them. Written through `recordDeleted`. */
@@ -60,6 +59,12 @@ export interface RunState {
   watcher?: ObjectWatcher;
   readonly startedAt: number;
   cancelled(): boolean;
+}
+
+export interface PreflightAnswer {
+  object: KubeObject;
+  /** The dry-run returned the live object as it is: the apply would be a no-op. */
+  unchanged: boolean;
 }
 
 export interface AppliedObject {
@@ -92,8 +97,7 @@ export function newRunState(
     ...base,
     outcomes: new Map(),
     applied: new Map(),
-    preflightUnchanged: new Map(),
-    preflightDryRuns: new Map(),
+    preflight: new Map(),
     deleted: new Set(),
     gone: new Set(),
     abandoned: new Set(),

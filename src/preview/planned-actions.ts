@@ -44,8 +44,9 @@ function applyEntry(state: RunState, id: ObjectId, secretValues: readonly string
   if (!live) return planEntry(id, 'create', { desired });
   if (strategy === 'skip') return planEntry(id, 'skip');
   if (strategy === 'always-replace') return planEntry(id, 'replace');
-  if (state.preflightUnchanged.has(key)) return planEntry(id, 'unchanged');
-  const dryRun = state.preflightDryRuns.get(key);
+  const answer = state.preflight.get(key);
+  if (answer?.unchanged) return planEntry(id, 'unchanged');
+  const dryRun = answer?.object;
   // an existing object the pre-flight did not get an object back for: its immutable fields change
   // (fallback-on-replace), so it is re-created
   if (!dryRun) return planEntry(id, 'replace');

@@ -57,9 +57,8 @@ function stateAfterPreflight(opts: {
   );
   for (const d of opts.dryRuns) {
     const key = idKey(idOf(d));
-    state.preflightDryRuns.set(key, d);
     const l = live.get(key);
-    if (l && JSON.stringify(l) === JSON.stringify(d)) state.preflightUnchanged.set(key, d);
+    state.preflight.set(key, { object: d, unchanged: !!l && JSON.stringify(l) === JSON.stringify(d) });
   }
   return state;
 }
