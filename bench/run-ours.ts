@@ -10,7 +10,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultRunOptions } from '../src/apply/run-options.js';
 import { connect } from '../src/kube/connect.js';
-import { type Mode, runPackage } from '../src/run/run-package.js';
+import { type Mode, runPackage } from '../src/pipeline/run-package.js';
 
 const { values } = parseArgs({
   options: {

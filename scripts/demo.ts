@@ -4,12 +4,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultRunOptions } from '../src/apply/run-options.js';
 import { countOutcomes } from '../src/apply/run-result.js';
+import { shortName } from '../src/common/object-id.js';
 import { connect } from '../src/kube/connect.js';
-import { shortName } from '../src/plan/object-id.js';
+import { type Mode, runPackage } from '../src/pipeline/run-package.js';
 import { renderEventText } from '../src/report/events-text.js';
 import { renderPreviewMarkdown } from '../src/report/preview-markdown.js';
 import { renderPreviewText } from '../src/report/preview-text.js';
-import { type Mode, runPackage } from '../src/run/run-package.js';
 import { startControlPlane } from './control-plane/control-plane.js';
 import { startKubeletSimulator } from './control-plane/kubelet-simulator.js';
 

@@ -1,6 +1,7 @@
 import * as core from '@actions/core';
-import { countOutcomes, isFailedOutcome } from '../apply/run-result.js';
-import { parseInventoryId, shortName } from '../plan/object-id.js';
+import { countOutcomes, failed } from '../apply/run-result.js';
+import { parseInventoryId, shortName } from '../common/object-id.js';
+import type { PackageRunResult } from '../pipeline/run-package.js';
 import {
   comparePlans,
   type PlanComparison,
@@ -11,7 +12,6 @@ import { scrub } from '../preview/redact.js';
 import { parsePlanDigest } from '../report/plan-digest-marker.js';
 import { driftLines, renderAppliedSection, withAppliedSection } from '../report/pr-comment-body.js';
 import { previewMarker } from '../report/preview-markdown.js';
-import type { PackageRunResult } from '../run/run-package.js';
 import {
   type CommentThread,
   type EventContext,
@@ -155,9 +155,7 @@ export class ApplyFeedback {
         outcome: r.outcome,
         counts: countOutcomes(objects),
         failed: objects
-          .filter(
-            (o) => isFailedOutcome(o) || (o.action === 'skipped' && /^dependency /.test(o.message ?? '')),
-          )
+          .filter((o) => failed(o))
           .map((o) => ({
             name: shortName(o.id),
             reason: scrub(o.message ?? o.reconcile ?? 'failed', secretValues),

@@ -1,6 +1,8 @@
 import * as core from '@actions/core';
+import { resolveExplicitPackages } from '../changes/index.js';
 import { findUnits } from '../package/find-packages.js';
 import { formatPackageError } from '../package/package-error.js';
+import { type DriftRunResult, runDriftPackage } from '../pipeline/drift-package.js';
 import { collectSecretValues, scrub } from '../preview/redact.js';
 import { driftDocument, driftPackageJson } from '../report/drift-json.js';
 import {
@@ -10,7 +12,6 @@ import {
   renderDriftMarkdown,
 } from '../report/drift-markdown.js';
 import { renderDriftText } from '../report/drift-text.js';
-import { type DriftRunResult, runDriftPackage } from '../run/drift-package.js';
 import { connectCluster } from './cluster-access.js';
 import {
   DRIFT_LABEL,
@@ -18,7 +19,6 @@ import {
   type GitHubClient,
   httpStatusOf,
   listDriftIssues,
-  resolveExplicitPackages,
   syncDriftIssue,
 } from './github/index.js';
 import { apiMessageOf } from './github/octokit.js';

@@ -1,7 +1,7 @@
 import * as core from '@actions/core';
-import { isBlockedOutcome, isFailedOutcome } from '../apply/run-result.js';
+import { failed, isBlockedOutcome } from '../apply/run-result.js';
+import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
 import { collectSecretValues } from '../preview/redact.js';
-import { type PackageRunResult, runPackage } from '../run/run-package.js';
 import { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
@@ -123,9 +123,9 @@ function resolveMode(inputs: ActionInputs, ctx: EventContext): Exclude<ActionInp
 
 function describeFailure(r: PackageRunResult): string {
   const objects = r.run?.objects ?? [];
-  const failed = objects.filter((o) => isFailedOutcome(o) || isBlockedOutcome(o));
-  if (failed.length > 0) {
-    return failed
+  const notDone = objects.filter((o) => failed(o));
+  if (notDone.length > 0) {
+    return notDone
       .map((o) => {
         const verb = isBlockedOutcome(o) ? 'blocked' : o.reconcile === 'Timeout' ? 'timed out' : 'failed';
         return `${o.id.kind}/${o.id.name} ${verb}: ${o.message ?? ''}`;

@@ -1,4 +1,5 @@
 import * as core from '@actions/core';
+import type { PackageRunResult } from '../pipeline/run-package.js';
 import { planFromPreview, reviewedPlan } from '../preview/plan-digest.js';
 import { renderPlanDigest } from '../report/plan-digest-marker.js';
 import { isNoLongerChanged, noLongerChangedBody } from '../report/pr-comment-body.js';
@@ -9,7 +10,6 @@ import {
   renderPreviewMarkdown,
 } from '../report/preview-markdown.js';
 import { hasChanges } from '../report/preview-words.js';
-import type { PackageRunResult } from '../run/run-package.js';
 import {
   type CommentThread,
   type EventContext,

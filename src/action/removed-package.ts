@@ -1,11 +1,11 @@
 import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
-import { exitCodeOf } from '../apply/run-result.js';
+import { readInventoryAtCommit } from '../changes/index.js';
+import { exitCodeOf } from '../common/run-outcome.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
+import type { PackageRunResult } from '../pipeline/run-package.js';
 import { computePreview } from '../preview/compute-preview.js';
-import type { PackageRunResult } from '../run/run-package.js';
-import { readInventoryAtCommit } from './github/index.js';
 
 /**
  * A package whose directory the change deleted: its inventory info comes from the base commit. Preview
@@ -18,7 +18,12 @@ export async function runRemovedPackage(
   o: { repoRoot: string; options: RunOptions; destroyRemovedPackages: boolean; emit: RunEventSink },
 ): Promise<PackageRunResult> {
   const result: PackageRunResult = { path: unit.path, mode, outcome: 'success', notices: [], exitCode: 0 };
-  const fail = (error: string) => ({ ...result, outcome: 'error' as const, error, exitCode: 1 as const });
+  const fail = (error: string) => ({
+    ...result,
+    outcome: 'error' as const,
+    error,
+    exitCode: exitCodeOf('error'),
+  });
   if (!unit.baseCommit)
     return fail(
       `package ${unit.path} was deleted, but the base commit to read its inventory from is unknown`,
@@ -50,5 +55,5 @@ export async function runRemovedPackage(
     );
   }
   const run = await runDestroy({ client, inventory, options: o.options, emit: o.emit });
-  return { ...result, mode, run, outcome: run.outcome, error: run.error, exitCode: exitCodeOf(run) };
+  return { ...result, mode, run, outcome: run.outcome, error: run.error, exitCode: exitCodeOf(run.outcome) };
 }

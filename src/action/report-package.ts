@@ -1,14 +1,15 @@
 import * as core from '@actions/core';
 import type { RunEvent } from '../apply/events.js';
-import { isBlockedOutcome } from '../apply/run-result.js';
+import { failed, isBlockedOutcome } from '../apply/run-result.js';
 import { blockedExplanation } from '../apply/skip-reason.js';
+import { shortName } from '../common/object-id.js';
 import { formatPackageError } from '../package/package-error.js';
-import { shortName } from '../plan/object-id.js';
+import type { PackageRunResult } from '../pipeline/run-package.js';
 import { scrub } from '../preview/redact.js';
+import { applySummaryObjects } from '../report/apply-summary-objects.js';
 import { renderEventText } from '../report/events-text.js';
 import { renderApplyJobSummary, renderPreviewJobSummary } from '../report/job-summary.js';
 import { renderPreviewText } from '../report/preview-text.js';
-import type { PackageRunResult } from '../run/run-package.js';
 
 /** Streams engine events into the log as kpt's event lines (Secret values scrubbed). */
 export function eventLogger(secretValues: () => readonly string[]) {
@@ -50,7 +51,6 @@ export function reportPackage(r: PackageRunResult, secretValues: readonly string
   }
   const objects = r.run?.objects ?? [];
   for (const o of objects) {
-    const bad = o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout';
     if (isBlockedOutcome(o) && o.skip) {
       // an error when it fails the step, a warning when allow-skipped lets it pass
       const annotate = r.outcome === 'success' ? core.warning : core.error;
@@ -59,7 +59,7 @@ export function reportPackage(r: PackageRunResult, secretValues: readonly string
         file: o.source?.file,
         startLine: o.source?.line,
       });
-    } else if (bad) {
+    } else if (failed(o)) {
       core.error(scrub(`${shortName(o.id)}: ${o.message ?? o.reconcile ?? 'failed'}`, secretValues), {
         title: `kpt-live-action: ${shortName(o.id)} ${o.reconcile === 'Timeout' ? 'timed out' : 'failed'}`,
         file: o.source?.file,
@@ -73,19 +73,7 @@ export function reportPackage(r: PackageRunResult, secretValues: readonly string
       outcome: r.outcome === 'success' ? 'success' : 'failure',
       durationMs: r.run?.durationMs ?? 0,
       error: r.error,
-      objects: objects.map((o) => ({
-        id: o.id,
-        action: o.action,
-        status:
-          o.reconcile === 'Timeout'
-            ? 'Timeout'
-            : (o.status ?? (o.reconcile === 'Skipped' ? 'Skipped' : o.action)),
-        message: isBlockedOutcome(o) && o.skip ? blockedExplanation(o.skip) : o.message,
-        blocked: isBlockedOutcome(o),
-        source: o.source,
-        wave: o.wave,
-        durationMs: o.readyAfterMs,
-      })),
+      objects: applySummaryObjects(objects),
     },
     { secretValues },
   );

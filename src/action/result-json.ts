@@ -1,12 +1,13 @@
 import { countOutcomes, isBlockedOutcome } from '../apply/run-result.js';
-import { displayName } from '../plan/object-id.js';
-import type { PackageRunResult } from '../run/run-package.js';
+import { displayName } from '../common/object-id.js';
+import type { RunOutcome } from '../common/run-outcome.js';
+import type { PackageRunResult } from '../pipeline/run-package.js';
 
 /** One package's entry of the action's `result` output (README: Output formats). */
 export interface PackageResultJson {
   path: string;
   mode: string;
-  outcome: 'success' | 'failed' | 'error';
+  outcome: RunOutcome;
   error?: string;
   summary: Record<string, number>;
   objects: Record<string, unknown>[];

@@ -1,5 +1,7 @@
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { idOf } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 import { deleteConfigMapInventory } from '../inventory/configmap-inventory.js';
 import { ensureResourceGroupCrd } from '../inventory/install-crd.js';
 import { acquireInventoryLock } from '../inventory/inventory-lock.js';
@@ -9,21 +11,17 @@ import { writeResourceGroup } from '../inventory/resourcegroup.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { formatPlanErrors } from '../plan/errors.js';
-import { idOf } from '../plan/object-id.js';
 import { taskList } from '../plan/task-list.js';
-import type { PlanEntry } from '../preview/plan-digest.js';
-import type { SourceRef } from '../preview/types.js';
 import { withOwningInventory } from './apply-object.js';
 import { applyWave } from './apply-wave.js';
 import type { RunEventSink } from './events.js';
 import { group } from './group.js';
 import { type RunHold, runHoldingLock } from './locked-run.js';
-import { plannedActions } from './planned-actions.js';
 import { formatRejections, preflight } from './preflight.js';
 import { pruneWave } from './prune-wave.js';
 import { readRunInput } from './run-input.js';
 import type { RunOptions } from './run-options.js';
-import { fatalResult, finishedResult, isFailedOutcome, type RunResult, runFailed } from './run-result.js';
+import { failed, fatalResult, finishedResult, type RunResult, runFailed } from './run-result.js';
 import { finalInventory, newRunState, type RunState } from './run-state.js';
 import { waitWave } from './wait-wave.js';
 
@@ -41,10 +39,11 @@ export interface ApplyRequest {
   /** Work on the result (the deploy record) that runs while the lock is released; it must not throw. */
   afterRun?: (result: RunResult) => Promise<void>;
   /**
-   * Called after the pre-flight, before the first write, with what the pre-flight decided per object
-   * (undefined under `preflight: off`); throwing refuses the run with nothing changed (plan-drift: fail).
+   * Called after the pre-flight, before the first write, with the state the pre-flight leaves (read it,
+   * do not change it: `plannedActions` turns it into plan entries); throwing refuses the run with nothing
+   * changed (plan-drift: fail).
    */
-  onPlanned?: (plan: PlanEntry[] | undefined) => void | Promise<void>;
+  afterPreflight?: (state: RunState) => void | Promise<void>;
 }
 
 /** A fatal problem: reported once as an error event; nothing (more) is changed. */
@@ -97,7 +96,7 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
     }
     const rejections = req.options.preflight === 'off' ? [] : await preflight(s);
     if (rejections.length > 0) throw new FatalRunError(formatRejections(s, rejections));
-    if (req.onPlanned) await req.onPlanned(plannedActions(s));
+    if (req.afterPreflight) await req.afterPreflight(s);
 
     if (!rgServed) await ensureResourceGroupCrd(req.client, { install: req.options.installResourceGroup });
     const tasks = taskList(s.plan, { prune: req.options.prune });
@@ -158,7 +157,7 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
 
 /** kapp's exit-early-on-apply-error: any failed apply or reconcile so far. */
 function hasFailure(s: RunState): boolean {
-  return [...s.outcomes.values()].some(isFailedOutcome);
+  return [...s.outcomes.values()].some((o) => failed(o, { allowSkipped: true }));
 }
 
 async function ensureInventoryNamespace(req: ApplyRequest): Promise<void> {

@@ -1,10 +1,10 @@
 import { Annotations } from '../common/constants.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
 import { type DecidedAction, decideObject } from './decide-object.js';
 import type { ApplyOperation } from './events.js';
 import { withOwner } from './owner-lookup.js';
 import { runOrdered } from './run-ordered.js';
-import { outcomeFor, type RunState } from './run-state.js';
+import { markBlocked, outcomeFor, type RunState } from './run-state.js';
 import { skipMessage } from './skip-reason.js';
 
 const OPERATION: Partial<Record<DecidedAction, ApplyOperation>> = {
@@ -43,11 +43,10 @@ export async function applyWave(
       return { status: 'Successful' as const, operation };
     },
     (id, result) => {
-      const key = idKey(id);
       const o = outcomeFor(state, id);
       o.wave = waveIndex + 1;
       if (!result) {
-        state.blocked.set(key, 'apply actuation skipped');
+        markBlocked(state, id, 'apply actuation skipped');
         o.action = 'skipped';
         o.skip = { type: 'cancelled' };
         o.message = skipMessage(o.skip);
@@ -58,8 +57,9 @@ export async function applyWave(
         o.action = result.operation!;
         state.emit({ type: 'apply', group, id, status: 'Successful', operation: result.operation });
       } else {
-        state.blocked.set(
-          key,
+        markBlocked(
+          state,
+          id,
           result.status === 'Failed' ? 'apply actuation failed' : 'apply actuation skipped',
         );
         o.action = result.status === 'Failed' ? 'failed' : 'skipped';

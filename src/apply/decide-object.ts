@@ -1,10 +1,10 @@
 import { Annotations } from '../common/constants.js';
 import { type KubeObject, splitApiVersion } from '../common/kube-object.js';
+import { idKey, idOf, type ObjectId, shortName } from '../common/object-id.js';
 import { applyBlockedBy } from '../inventory/ownership.js';
 import type { KubeApiError } from '../kube/api-error.js';
 import { UnknownKindError } from '../kube/cluster-client.js';
 import type { ResourceInfo } from '../kube/discovery.js';
-import { idKey, idOf, type ObjectId, shortName } from '../plan/object-id.js';
 import { dependenciesOf } from '../plan/plan.js';
 import {
   ApplyRejection,
@@ -133,7 +133,8 @@ async function decide(state: RunState, id: ObjectId, write: boolean): Promise<Ob
   };
   if (live && strategy === 'always-replace')
     return replace(`${Annotations.KappUpdateStrategy}: always-replace (deleted and created again)`);
-  const unchanged = write && live ? state.preflightUnchanged.get(key) : undefined;
+  const answer = write && live ? state.preflight.get(key) : undefined;
+  const unchanged = answer?.unchanged ? answer.object : undefined;
   // the pre-flight dry-run already showed this apply changes nothing: no second request
   if (unchanged) return { action: 'unchanged', object: unchanged, validated: true, info };
 

@@ -1,8 +1,8 @@
+import { idKey, type ObjectId } from '../common/object-id.js';
 import { deleteConfigMapInventory } from '../inventory/configmap-inventory.js';
 import { acquireInventoryLock } from '../inventory/inventory-lock.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import { deleteResourceGroup, writeResourceGroup } from '../inventory/resourcegroup.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
 import { buildPlan } from '../plan/plan.js';
 import { taskList, taskName } from '../plan/task-list.js';
 import type { ApplyRequest } from './applier.js';
@@ -15,7 +15,7 @@ import {
 import { readLiveSnapshot } from './live-snapshot.js';
 import { type RunHold, runHoldingLock } from './locked-run.js';
 import { pruneWave } from './prune-wave.js';
-import { fatalResult, finishedResult, isFailedOutcome, type RunResult, runFailed } from './run-result.js';
+import { failed, fatalResult, finishedResult, type RunResult, runFailed } from './run-result.js';
 import { finalInventory, newRunState, type RunState } from './run-state.js';
 import { waitWave } from './wait-wave.js';
 
@@ -89,8 +89,8 @@ async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHo
     // the inventory goes when it would list nothing more (objects not deleted, e.g. owned by another
     // inventory, stay in it, as kpt keeps them) and nothing failed
     const remaining = finalInventory(s).filter((e) => idKey(e.id) !== nsKey);
-    const failed = [...s.outcomes.values()].some(isFailedOutcome);
-    const dropInventory = !failed && !s.cancelled() && remaining.length === 0;
+    const anyFailed = [...s.outcomes.values()].some((o) => failed(o, { allowSkipped: true }));
+    const dropInventory = !anyFailed && !s.cancelled() && remaining.length === 0;
     await group(req.emit, tasks.last.name, 'Inventory', async () => {
       if (dropInventory) {
         if (cluster.kind === 'ResourceGroup')

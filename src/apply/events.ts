@@ -1,5 +1,7 @@
-import type { ObjectId } from '../plan/object-id.js';
-import type { KStatus } from '../status/types.js';
+import type { ObjectId } from '../common/object-id.js';
+import type { KStatus, WaitStatus } from '../status/types.js';
+
+export type { WaitStatus } from '../status/types.js';
 
 /**
  * What the engine reports, in order. The engine never logs: renderers in src/report turn these
@@ -7,7 +9,6 @@ import type { KStatus } from '../status/types.js';
  */
 export type GroupAction = 'Inventory' | 'Apply' | 'Prune' | 'Delete' | 'Wait';
 export type ActuationStatus = 'Successful' | 'Skipped' | 'Failed';
-export type WaitStatus = 'Pending' | 'Successful' | 'Skipped' | 'Failed' | 'Timeout';
 /** How an apply changed an object; `replaced` and `skipped` come from kapp's update strategies. */
 export type ApplyOperation = 'created' | 'configured' | 'unchanged' | 'replaced' | 'skipped';
 

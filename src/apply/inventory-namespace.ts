@@ -1,10 +1,10 @@
 import { Annotations } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
 import { HistoryLabel } from '../inventory/deploy-history.js';
 import { lockName } from '../inventory/inventory-lock.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
-import { outcomeFor, type RunState } from './run-state.js';
+import { outcomeFor, type RunState, recordDeleted } from './run-state.js';
 
 /** The id of the Namespace an inventory lives in. */
 export function inventoryNamespaceId(inv: InventoryRef): ObjectId {
@@ -102,8 +102,7 @@ export async function removeInventoryNamespace(state: RunState, id: ObjectId, gr
       uid: live.metadata.uid,
       propagationPolicy: state.options.prunePropagationPolicy,
     });
-    state.deleted.add(key);
-    if (res !== 'pending') state.gone.add(key);
+    recordDeleted(state, id, res !== 'pending');
     o.action = 'deleted';
     state.emit({ type: 'delete', group, id, status: 'Successful' });
   } catch (err) {

@@ -1,8 +1,8 @@
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey } from '../common/object-id.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient, ObjectRef } from '../kube/cluster-client.js';
 import type { ResourceInfo } from '../kube/discovery.js';
-import { idKey } from '../plan/object-id.js';
 
 /** Live objects by idKey: the object, null when absent, missing from the map when its kind is unknown. */
 export type LiveSnapshot = Map<string, KubeObject | null>;

@@ -1,4 +1,4 @@
-import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
+import { idKey, type ObjectId, shortName } from '../common/object-id.js';
 import { applySkip, decideObject, missingPrerequisite } from './decide-object.js';
 import { runOrdered } from './run-ordered.js';
 import type { RunState } from './run-state.js';
@@ -42,9 +42,10 @@ export async function preflight(state: RunState): Promise<PreflightRejection[]> 
     (id, d) => {
       if (d?.action === 'error')
         rejections.push({ id, message: d.reason ?? 'rejected', unanswered: d.unanswered });
-      else if (d?.action === 'unchanged' && d.object) state.preflightUnchanged.set(idKey(id), d.object);
-      // what the pre-flight decided for each existing object, for the reviewed-plan comparison
-      if (d?.object && state.live.get(idKey(id))) state.preflightDryRuns.set(idKey(id), d.object);
+      // what the pre-flight decided for each existing object: apply skips an unchanged one, the
+      // reviewed-plan comparison reads them all
+      else if (d?.object && state.live.get(idKey(id)))
+        state.preflight.set(idKey(id), { object: d.object, unchanged: d.action === 'unchanged' });
     },
   );
   return rejections;

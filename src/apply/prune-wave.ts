@@ -1,11 +1,11 @@
 import { Annotations } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { formatInventoryId, idKey, type ObjectId } from '../common/object-id.js';
 import { preventsDeletion, pruneBlockedBy } from '../inventory/ownership.js';
-import { formatInventoryId, idKey, type ObjectId } from '../plan/object-id.js';
 import { dependentsOf } from '../plan/plan.js';
 import { withOwner } from './owner-lookup.js';
 import { runOrdered } from './run-ordered.js';
-import { outcomeFor, type RunState } from './run-state.js';
+import { outcomeFor, type RunState, recordDeleted } from './run-state.js';
 import { type SkipReason, skipMessage } from './skip-reason.js';
 
 /** Why an inventory object is not deleted now: the reason as data, kpt's message, and whether to forget it. */
@@ -106,8 +106,7 @@ export async function pruneWave(
         return;
       }
       if (result.status === 'Successful') {
-        state.deleted.add(key);
-        if ('gone' in result && result.gone) state.gone.add(key);
+        recordDeleted(state, id, 'gone' in result && !!result.gone);
         o.action = type === 'prune' ? 'pruned' : 'deleted';
       } else if (result.reason) {
         if (result.abandoned) state.abandoned.add(key);

@@ -1,9 +1,9 @@
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey, idOf, type ObjectId } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { idKey, idOf, type ObjectId } from '../plan/object-id.js';
 import { buildPlan, type Plan } from '../plan/plan.js';
-import type { SourceRef } from '../preview/types.js';
 import { withOwningInventory } from './apply-object.js';
 import { LiveReader, type LiveSnapshot } from './live-snapshot.js';
 

@@ -1,5 +1,6 @@
-import type { ObjectId } from '../plan/object-id.js';
-import type { SourceRef } from '../preview/types.js';
+import type { ObjectId } from '../common/object-id.js';
+import type { RunOutcome } from '../common/run-outcome.js';
+import type { SourceRef } from '../common/source-ref.js';
 import type { ApplyOperation, WaitStatus } from './events.js';
 import { isBlockingSkip, type SkipReason } from './skip-reason.js';
 
@@ -21,8 +22,6 @@ export interface ObjectOutcome {
   readyAfterMs?: number;
 }
 
-export type RunOutcome = 'success' | 'failed' | 'error';
-
 export interface RunResult {
   outcome: RunOutcome;
   /** The fatal error (outcome `error`): invalid package, rejected pre-flight, inventory problem, cancelled. */
@@ -33,12 +32,6 @@ export interface RunResult {
   namespaceDeleted?: string;
 }
 
-/** The contract's exit codes: 0 ok, 1 fatal error (nothing changed), 3 objects failed or timed out. */
-export function exitCodeOf(result: RunResult): 0 | 1 | 3 {
-  if (result.outcome === 'error') return 1;
-  return result.outcome === 'failed' ? 3 : 0;
-}
-
 export function countOutcomes(objects: ObjectOutcome[]) {
   const count = (pred: (o: ObjectOutcome) => boolean) => objects.filter(pred).length;
   return {
@@ -47,7 +40,7 @@ export function countOutcomes(objects: ObjectOutcome[]) {
     unchanged: count((o) => o.action === 'unchanged'),
     pruned: count((o) => o.action === 'pruned' || o.action === 'deleted'),
     skipped: count((o) => o.action === 'skipped' || o.action === 'abandoned'),
-    failed: count((o) => o.action === 'failed' || o.reconcile === 'Failed' || o.reconcile === 'Timeout'),
+    failed: count((o) => failed(o, { allowSkipped: true })),
   };
 }
 
@@ -65,9 +58,18 @@ export function isBlockedOutcome(o: ObjectOutcome): boolean {
   return o.action === 'skipped' && isBlockingSkip(o.skip);
 }
 
-/** Whether a finished run failed: an object failed or timed out, or one was blocked and that is not allowed. */
+/**
+ * Whether the run did not do what was asked for this object: its apply or delete failed, its reconcile
+ * failed or timed out, or (unless `allowSkipped`) it was blocked (`isBlockedOutcome`). The one answer to
+ * "did it fail" that the engine, the exit code, the deploy record and every report use.
+ */
+export function failed(o: ObjectOutcome, opts: { allowSkipped?: boolean } = {}): boolean {
+  return isFailedOutcome(o) || (!opts.allowSkipped && isBlockedOutcome(o));
+}
+
+/** Whether a finished run failed: some object `failed`. */
 export function runFailed(objects: readonly ObjectOutcome[], allowSkipped: boolean): boolean {
-  return objects.some((o) => isFailedOutcome(o) || (!allowSkipped && isBlockedOutcome(o)));
+  return objects.some((o) => failed(o, { allowSkipped }));
 }
 
 /** The result of a run that got to the end (or was cancelled part-way and saved its inventory). */

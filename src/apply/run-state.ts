@@ -1,9 +1,9 @@
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 import type { InventoryEntry, InventoryRef } from '../inventory/inventory-types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
 import type { Plan } from '../plan/plan.js';
-import type { SourceRef } from '../preview/types.js';
 import type { ObjectWatcher } from '../status/object-watcher.js';
 import type { RunEventSink, WaitStatus } from './events.js';
 import type { LiveSnapshot } from './live-snapshot.js';
@@ -11,38 +11,60 @@ import type { RunOptions } from './run-options.js';
 import type { ObjectOutcome } from './run-result.js';
 import type { DependencyCause, OwnerInventory } from './skip-reason.js';
 
-/** Everything one run shares between its phases; the engine's only mutable state. */
+/**
+ * Everything one run shares between its phases; the engine's only mutable state. The rules:
+ * - what the run starts from (client to `previous`) is set once by `newRunState` and never changed;
+ * - every other field has one writer, named on it; a field two files write goes through a function here
+ *   (`outcomeFor`, `markBlocked`, `recordDeleted`), so the rule between the fields lives in one place;
+ * - everyone may read everything. The final inventory is derived (`finalInventory`), never stored.
+ */
 export interface RunState {
-  client: ClusterClient;
-  options: RunOptions;
-  inventory: InventoryRef;
-  emit: RunEventSink;
-  signal?: AbortSignal;
-  plan: Plan;
+  readonly client: ClusterClient;
+  readonly options: RunOptions;
+  readonly inventory: InventoryRef;
+  readonly emit: RunEventSink;
+  readonly signal?: AbortSignal;
+  readonly plan: Plan;
   /** Package objects by idKey (with the owning-inventory annotation added). */
-  manifests: Map<string, KubeObject>;
-  sources: Map<string, SourceRef>;
-  live: LiveSnapshot;
+  readonly manifests: ReadonlyMap<string, KubeObject>;
+  readonly sources: ReadonlyMap<string, SourceRef>;
+  /** The live objects as the run found them (null: absent), read before the first write. */
+  readonly live: LiveSnapshot;
   /** Ids the cluster inventory listed before this run. */
-  previous: Map<string, ObjectId>;
+  readonly previous: ReadonlyMap<string, ObjectId>;
+  /** What happened to each object. Written through `outcomeFor` by the phase handling the object. */
   outcomes: Map<string, ObjectOutcome>;
-  /** Successful applies: the UIDs and generations they returned (for waits and the just-applied prune filter). */
+  /**
+   * Successful applies: the UIDs and generations they returned (for waits and the just-applied prune
+   * filter). Writer: apply-wave.ts.
+   */
   applied: Map<string, AppliedObject>;
-  /** Ids whose pre-flight dry-run returned the live object unchanged (their apply would be a no-op): that object. */
-  preflightUnchanged: Map<string, KubeObject>;
-  /** Every existing object's pre-flight dry-run result, by idKey (the plan-drift check reads it). */
-  preflightDryRuns: Map<string, KubeObject>;
+  /**
+   * What the pre-flight's dry-run answered, by idKey: the object the server returned and whether the apply
+   * would change nothing (then apply does not send it again; the plan-drift check reads both).
+   * Writer: preflight.ts.
+   */
+  preflight: Map<string, PreflightAnswer>;
+  /** Ids whose DELETE the server accepted. Written through `recordDeleted`. */
   deleted: Set<string>;
-  /** Deleted ids the server removed with the DELETE itself (it answered Success): no need to wait for them. */
+  /** Deleted ids the server removed with the DELETE itself (it answered Success): no need to wait for them. Written through `recordDeleted`. */
   gone: Set<string>;
+  /** Ids forgotten instead of deleted (a keep annotation, a kind alias just applied, a Namespace left in place). */
   abandoned: Set<string>;
-  /** Ids that failed or were skipped (for dependency skips), and how. */
+  /** Ids that failed or were skipped, and how: what depends on them is skipped. Written through `markBlocked`. */
   blocked: Map<string, DependencyCause>;
-  /** Owning inventories looked up by id (their ResourceGroup), once per run. */
+  /** Owning inventories looked up by id (their ResourceGroup), once per run. Writer: owner-lookup.ts. */
   owners: Map<string, Promise<OwnerInventory>>;
+  /** Started by the first wait (wait-wave.ts), stopped when the run ends (locked-run.ts). */
   watcher?: ObjectWatcher;
-  startedAt: number;
+  readonly startedAt: number;
   cancelled(): boolean;
+}
+
+export interface PreflightAnswer {
+  object: KubeObject;
+  /** The dry-run returned the live object as it is: the apply would be a no-op. */
+  unchanged: boolean;
 }
 
 export interface AppliedObject {
@@ -75,8 +97,7 @@ export function newRunState(
     ...base,
     outcomes: new Map(),
     applied: new Map(),
-    preflightUnchanged: new Map(),
-    preflightDryRuns: new Map(),
+    preflight: new Map(),
     deleted: new Set(),
     gone: new Set(),
     abandoned: new Set(),
@@ -95,6 +116,17 @@ export function outcomeFor(state: RunState, id: ObjectId): ObjectOutcome {
     state.outcomes.set(key, o);
   }
   return o;
+}
+
+/** From now on, what depends on this object is skipped, and says why (kpt's DependencyFilter). */
+export function markBlocked(state: RunState, id: ObjectId, cause: DependencyCause): void {
+  state.blocked.set(idKey(id), cause);
+}
+
+/** A DELETE the server accepted; `gone` when it answered that the object is removed already. */
+export function recordDeleted(state: RunState, id: ObjectId, gone: boolean): void {
+  state.deleted.add(idKey(id));
+  if (gone) state.gone.add(idKey(id));
 }
 
 /**

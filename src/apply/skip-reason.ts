@@ -1,6 +1,6 @@
 import type { InventoryPolicy } from '../common/constants.js';
+import { formatInventoryId, type ObjectId, shortName } from '../common/object-id.js';
 import type { OwnershipMatch } from '../inventory/ownership.js';
-import { formatInventoryId, type ObjectId, shortName } from '../plan/object-id.js';
 
 /** The inventory (a kpt ResourceGroup) that owns an object, as far as the cluster can tell. */
 export interface OwnerInventory {

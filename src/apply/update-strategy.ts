@@ -1,8 +1,8 @@
 import { Annotations } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { idOf } from '../common/object-id.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { idOf } from '../plan/object-id.js';
 
 /**
  * kapp's `kapp.k14s.io/update-strategy` (same names, so kapp users recognise them):

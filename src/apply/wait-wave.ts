@@ -1,9 +1,9 @@
 import { formatDuration } from '../common/duration.js';
-import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
+import { idKey, type ObjectId, shortName } from '../common/object-id.js';
 import { ObjectWatcher } from '../status/object-watcher.js';
 import { observe, type WaitOutcome, type WaitTarget, waitForObjects } from '../status/wait-for-objects.js';
 import { waitDisabled } from './apply-wave.js';
-import { outcomeFor, type RunState } from './run-state.js';
+import { markBlocked, outcomeFor, type RunState } from './run-state.js';
 
 /**
  * Waits for a wave: applied objects until Current (or Failed), deleted ones until gone. Objects that were
@@ -25,7 +25,6 @@ export async function waitWave(
     controllerGraceMs: state.options.waitForControllerMs,
   };
   const onOutcome = (r: WaitOutcome) => {
-    const key = idKey(r.ref);
     const o = outcomeFor(state, r.ref);
     o.reconcile = r.status;
     o.status = r.last.status;
@@ -37,7 +36,7 @@ export async function waitWave(
         r.status === 'Timeout'
           ? `timed out after ${formatDuration(timeoutMs)} waiting for ${condition}: ${r.last.status}${r.last.message ? `: ${r.last.message}` : ''}`
           : `${r.last.status}: ${r.last.message}`;
-      state.blocked.set(key, r.status === 'Failed' ? 'apply reconcile failed' : 'apply reconcile timeout');
+      markBlocked(state, r.ref, r.status === 'Failed' ? 'apply reconcile failed' : 'apply reconcile timeout');
     }
     state.emit({
       type: 'wait',

@@ -1,12 +1,12 @@
 import { type Command, Option } from 'commander';
 import { Defaults } from '../common/constants.js';
+import { type DriftRunResult, runDriftPackage } from '../pipeline/drift-package.js';
 import { driftDocument, driftPackageJson } from '../report/drift-json.js';
 import { renderDriftText } from '../report/drift-text.js';
-import { type DriftRunResult, runDriftPackage } from '../run/drift-package.js';
 import { type CliContext, type ExitCode, printError } from './cli-io.js';
+import { forEachPackage } from './for-each-package.js';
 import { addClusterFlags, durationArg, type RunFlags, runOptionsFrom } from './options.js';
 import { explainFatal, locatePackage } from './package-dir.js';
-import { forEachPackage } from './run-command.js';
 
 /** The flags of `drift`: what decides the preview (field manager, inventory policy, prune) and health. */
 export function addDriftFlags(cmd: Command): Command {

@@ -1,10 +1,10 @@
 import type { ActuationStatus, ApplyOperation, GroupAction, RunEvent } from '../apply/events.js';
 import { readLiveSnapshot } from '../apply/live-snapshot.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey } from '../common/object-id.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { idKey } from '../plan/object-id.js';
 import { buildPlan } from '../plan/plan.js';
 import { taskName } from '../plan/task-list.js';
 import type { PreviewDocument, PreviewObject } from '../preview/types.js';

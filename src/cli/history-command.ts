@@ -1,13 +1,13 @@
 import { hostname, userInfo } from 'node:os';
-import { git } from '../common/git.js';
+import { git } from '../changes/git.js';
 import { readHistory } from '../inventory/deploy-history.js';
 import { readInventoryInfo } from '../package/inventory-info.js';
 import { formatPackageError } from '../package/package-error.js';
-import type { HistoryOptions } from '../run/run-package.js';
+import type { HistoryOptions } from '../pipeline/run-package.js';
 import type { CliContext, ExitCode } from './cli-io.js';
+import { forEachPackage } from './for-each-package.js';
 import type { RunFlags } from './options.js';
 import { locatePackage } from './package-dir.js';
-import { forEachPackage } from './run-command.js';
 
 /** What the CLI records with each apply/destroy: the checkout's HEAD commit (if any) and user@host. */
 export async function cliHistory(repoRoot: string, flags: RunFlags): Promise<HistoryOptions> {

@@ -1,11 +1,11 @@
 import type { RunEvent } from '../apply/events.js';
 import { isBlockedOutcome, type ObjectOutcome } from '../apply/run-result.js';
 import { blockedExplanation } from '../apply/skip-reason.js';
-import { displayName, type ObjectId } from '../plan/object-id.js';
+import { displayName, type ObjectId } from '../common/object-id.js';
+import type { ObjectStatus } from '../pipeline/package-status.js';
 import { EventStats } from '../report/event-stats.js';
 import { goJson, JsonEventFormatter, rfc3339 } from '../report/events-json.js';
 import { renderEventText, renderSummaryText } from '../report/events-text.js';
-import type { ObjectStatus } from '../run/package-status.js';
 import { formatTable, TablePrinter } from './table.js';
 
 /** Prints a run's events as they happen, then the closing lines; `stats` decide the exit code of a dry-run. */

@@ -1,13 +1,14 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { runPackage } from '../pipeline/run-package.js';
 import type { PreviewDocument } from '../preview/types.js';
 import { renderPreviewMarkdown } from '../report/preview-markdown.js';
 import { renderPreviewText } from '../report/preview-text.js';
-import { runPackage } from '../run/run-package.js';
 import type { CliContext, ExitCode } from './cli-io.js';
+import { forEachPackage } from './for-each-package.js';
 import { type RunFlags, runOptionsFrom } from './options.js';
 import { locatePackage } from './package-dir.js';
-import { forEachPackage, reportResult } from './run-command.js';
+import { reportResult } from './run-command.js';
 
 export type PreviewFormat = 'text' | 'json' | 'markdown';
 

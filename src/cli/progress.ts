@@ -1,6 +1,6 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
 import { formatDuration } from '../common/duration.js';
-import { displayName, idKey, type ObjectId } from '../plan/object-id.js';
+import { displayName, idKey, type ObjectId } from '../common/object-id.js';
 import type { KStatus } from '../status/types.js';
 import type { CliContext } from './cli-io.js';
 import type { ProgressMode } from './options.js';

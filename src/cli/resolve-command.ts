@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { parseNameStatus } from '../action/github/changed-file.js';
-import { type ChangedUnit, changedPackages } from '../action/github/changed-packages.js';
-import { git } from '../action/github/git.js';
+import { parseNameStatus } from '../changes/changed-file.js';
+import { type ChangedUnit, changedPackages } from '../changes/changed-packages.js';
+import { git } from '../changes/git.js';
 import { findUnits } from '../package/find-packages.js';
 import { type CliContext, CliError, type ExitCode } from './cli-io.js';
 

@@ -1,57 +1,18 @@
 import type { RunEvent } from '../apply/events.js';
+import { exitCodeOf } from '../common/run-outcome.js';
 import type { Connection } from '../kube/connect.js';
 import { formatPackageError, readInventoryInfo } from '../package/index.js';
+import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
 import { collectSecretValues } from '../preview/redact.js';
-import { exitCodeFor } from '../report/event-stats.js';
-import { type PackageRunResult, runPackage } from '../run/run-package.js';
-import { type CliContext, type ExitCode, printError, worstExitCode } from './cli-io.js';
+import { outcomeOf } from '../report/event-stats.js';
+import { type CliContext, printError } from './cli-io.js';
 import { destroyPreviewEvents, previewEvents } from './dry-run.js';
+import { forEachPackage } from './for-each-package.js';
 import { cliHistory } from './history-command.js';
 import { type RunFlags, runOptionsFrom } from './options.js';
 import { type EventFormat, eventPrinter, renderAllowedSkips, renderFailures } from './output.js';
-import { connectCluster, explainFatal, locatePackage } from './package-dir.js';
-import { Progress, progressStyle } from './progress.js';
-
-/** What one package's run hands back to the loop over DIRs. */
-type PackageRun = (arg: string, progress: Progress) => Promise<ExitCode>;
-
-/**
- * Runs one command over every DIR in order with one cluster connection and one progress display.
- * `apply` and `destroy` stop at the first package that fails (later packages may depend on it); `preview`
- * and `status` report every package. The exit code is the worst one seen.
- */
-export async function forEachPackage(
-  dirs: readonly string[],
-  flags: RunFlags,
-  ctx: CliContext,
-  opts: { stopOnFailure: boolean; verb: string },
-  run: (conn: Connection) => PackageRun,
-): Promise<ExitCode> {
-  const conn = await connectCluster(flags, ctx);
-  const progress = new Progress(ctx, progressStyle(flags.progress, ctx, flags.output));
-  const codes: ExitCode[] = [];
-  try {
-    const one = run(conn);
-    for (const [i, arg] of dirs.entries()) {
-      if (dirs.length > 1) progress.err(`kpt-live: ${opts.verb} ${arg} (${i + 1}/${dirs.length})\n`);
-      const code = await one(arg, progress);
-      codes.push(code);
-      const rest = dirs.slice(i + 1);
-      if (ctx.signal?.aborted) {
-        if (rest.length > 0) progress.err(`kpt-live: interrupted: not starting ${rest.join(', ')}\n`);
-        break;
-      }
-      if (code !== 0 && opts.stopOnFailure && rest.length > 0) {
-        progress.err(`kpt-live: ${arg} did not succeed: not starting ${rest.join(', ')}\n`);
-        break;
-      }
-    }
-  } finally {
-    progress.stop();
-    conn.client.close();
-  }
-  return worstExitCode(codes);
-}
+import { explainFatal, locatePackage } from './package-dir.js';
+import type { Progress } from './progress.js';
 
 /** Notices, the fatal error or the failed objects of one package, on stderr. */
 export function reportResult(
@@ -117,7 +78,7 @@ export function runActuation(
         }
         for (const e of events) printer.event(e);
         printer.finish();
-        return exitCodeFor(printer.stats);
+        return exitCodeOf(outcomeOf(printer.stats));
       }
       const result = await runPackage(conn.client, loc.dir, mode, {
         repoRoot: loc.root,

@@ -1,9 +1,10 @@
-import { runPackage } from '../run/run-package.js';
+import { runPackage } from '../pipeline/run-package.js';
 import type { CliContext, ExitCode } from './cli-io.js';
+import { forEachPackage } from './for-each-package.js';
 import { type RunFlags, runOptionsFrom } from './options.js';
 import { type EventFormat, renderStatus } from './output.js';
 import { locatePackage } from './package-dir.js';
-import { forEachPackage, reportResult } from './run-command.js';
+import { reportResult } from './run-command.js';
 
 /**
  * `kpt-live status DIR...`: the kstatus of every object the package's inventory lists, as

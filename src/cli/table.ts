@@ -1,5 +1,5 @@
 import type { RunEvent } from '../apply/events.js';
-import { idKey, type ObjectId, shortName } from '../plan/object-id.js';
+import { idKey, type ObjectId, shortName } from '../common/object-id.js';
 import { EventStats } from '../report/event-stats.js';
 
 /** Left-aligned columns separated by two spaces, header first; trailing spaces trimmed. */

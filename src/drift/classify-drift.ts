@@ -1,5 +1,5 @@
 import { Annotations } from '../common/constants.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
 import type { PreviewDocument, PreviewObject } from '../preview/types.js';
 import type { KStatus } from '../status/types.js';
 import type { DriftObject } from './types.js';

@@ -1,4 +1,4 @@
-import type { ObjectId } from '../plan/object-id.js';
+import type { ObjectId } from '../common/object-id.js';
 import type { FieldChange } from '../preview/types.js';
 import type { KStatus } from '../status/types.js';
 

@@ -1,7 +1,7 @@
 import { Labels } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { parseInventoryId } from '../common/object-id.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { parseInventoryId } from '../plan/object-id.js';
 import type { ClusterInventory, InventoryRef } from './inventory-types.js';
 
 /**

@@ -1,4 +1,5 @@
 import type { KubeObject } from '../common/kube-object.js';
+import type { RunOutcome } from '../common/run-outcome.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import type { InventoryRef } from './inventory-types.js';
 
@@ -18,7 +19,7 @@ export interface DeployRecord {
   trigger: string;
   startedAt: string;
   finishedAt: string;
-  result: 'success' | 'failed' | 'error';
+  result: RunOutcome;
   counts: Record<string, number>;
   /** `Kind/name: reason` of every object that failed, timed out or was skipped for a failed dependency. */
   failed: string[];

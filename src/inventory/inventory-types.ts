@@ -1,4 +1,4 @@
-import type { ObjectId } from '../plan/object-id.js';
+import type { ObjectId } from '../common/object-id.js';
 
 /** Where a package's inventory lives (from resourcegroup.yaml or the Kptfile's `inventory:`). */
 export interface InventoryRef {

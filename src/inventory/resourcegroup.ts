@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Labels, ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { compareIds, type ObjectId } from '../common/object-id.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { compareIds, type ObjectId } from '../plan/object-id.js';
 import type { ClusterInventory, InventoryEntry, InventoryRef } from './inventory-types.js';
 
 const rgRef = (inv: InventoryRef) => ({

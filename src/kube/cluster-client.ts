@@ -1,5 +1,5 @@
 import type { KubeObject } from '../common/kube-object.js';
-import type { ObjectId } from '../plan/object-id.js';
+import type { ObjectId } from '../common/object-id.js';
 import { type JsonPatchOp, patchHolds, writeLanded, writeOnce } from './ambiguous-write.js';
 import { isNotFound } from './api-error.js';
 import { Discovery, type ResourceInfo, resourcePath } from './discovery.js';

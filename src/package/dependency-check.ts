@@ -8,7 +8,7 @@ import {
   parseDependsOn,
   sameId,
   shortName,
-} from '../plan/object-id.js';
+} from '../common/object-id.js';
 import type { LoadedObject } from './loaded-object.js';
 import type { PackageError } from './package-error.js';
 import { isCrd } from './scope.js';

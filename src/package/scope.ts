@@ -1,5 +1,5 @@
 import { getPath, type KubeObject, splitApiVersion } from '../common/kube-object.js';
-import type { SourceRef } from '../preview/types.js';
+import type { SourceRef } from '../common/source-ref.js';
 import type { LoadedObject } from './loaded-object.js';
 
 export type ResourceScope = 'Namespaced' | 'Cluster';

@@ -1,6 +1,6 @@
 import { Labels } from '../common/constants.js';
 import { cloneJson, splitApiVersion } from '../common/kube-object.js';
-import { idKey, idOf, type ObjectId, shortName } from '../plan/object-id.js';
+import { idKey, idOf, type ObjectId, shortName } from '../common/object-id.js';
 import { checkDependencies } from './dependency-check.js';
 import type { LoadedObject } from './loaded-object.js';
 import { type PackageError, sortPackageErrors } from './package-error.js';

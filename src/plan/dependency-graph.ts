@@ -1,5 +1,6 @@
 import { Annotations } from '../common/constants.js';
 import { getPath, type KubeObject } from '../common/kube-object.js';
+import { idKey, idOf, type ObjectId, parseDependsOn, parseRef } from '../common/object-id.js';
 import {
   duplicateDependencyMessage,
   externalDependencyMessage,
@@ -7,7 +8,6 @@ import {
   type PlanError,
 } from './errors.js';
 import { compareIdsLexically } from './kind-order.js';
-import { idKey, idOf, type ObjectId, parseDependsOn, parseRef } from './object-id.js';
 
 /** `from` depends on `to`: `to` is applied first and deleted last. */
 export interface PlanEdge {

@@ -1,5 +1,5 @@
 import { Annotations } from '../common/constants.js';
-import { formatInventoryId, formatRef, idKey, type ObjectId } from './object-id.js';
+import { formatInventoryId, formatRef, idKey, type ObjectId } from '../common/object-id.js';
 
 /**
  * One reason an object cannot be planned, with kpt's message for it. Errors are data: the engine

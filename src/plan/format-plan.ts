@@ -1,5 +1,5 @@
+import { displayName, type ObjectId } from '../common/object-id.js';
 import { formatPlanErrors } from './errors.js';
-import { displayName, type ObjectId } from './object-id.js';
 import type { Plan } from './plan.js';
 
 /** `deployment.apps/web (default)`: the events printer's name, plus the namespace when there is one. */

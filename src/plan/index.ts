@@ -1,3 +1,4 @@
+export * from '../common/object-id.js';
 export { buildDependencyGraph, type DependencyGraph, type PlanEdge } from './dependency-graph.js';
 export {
   cyclicDependencyMessage,
@@ -9,7 +10,6 @@ export {
 } from './errors.js';
 export { formatPlan } from './format-plan.js';
 export { compareForApply, compareIdsLexically, compareStrings, kindOrderIndex } from './kind-order.js';
-export * from './object-id.js';
 export { buildPlan, dependenciesOf, dependentsOf, type Plan, type PlanInput, waveIndexOf } from './plan.js';
 export {
   type Task,

@@ -1,4 +1,4 @@
-import type { ObjectId } from './object-id.js';
+import type { ObjectId } from '../common/object-id.js';
 
 /**
  * cli-utils' apply order of kinds (pkg/ordering/sort.go, v0.37.2). Kinds listed first get negative

@@ -1,7 +1,7 @@
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey, idOf, type ObjectId } from '../common/object-id.js';
 import { buildDependencyGraph, type PlanEdge } from './dependency-graph.js';
 import { cyclicDependencyMessage, type PlanError } from './errors.js';
-import { idKey, idOf, type ObjectId } from './object-id.js';
 import { layerGraph, reverseWaves, selectWaves } from './waves.js';
 
 export interface PlanInput {

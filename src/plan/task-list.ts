@@ -1,4 +1,4 @@
-import type { ObjectId } from './object-id.js';
+import type { ObjectId } from '../common/object-id.js';
 import type { Plan } from './plan.js';
 
 /** What a task does: kpt's action groups. */

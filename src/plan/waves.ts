@@ -1,5 +1,5 @@
+import { idKey, type ObjectId } from '../common/object-id.js';
 import { compareForApply, compareIdsLexically } from './kind-order.js';
-import { idKey, type ObjectId } from './object-id.js';
 
 export interface Layering {
   /** Layer 0 holds the objects that depend on nothing; each later layer depends only on earlier ones. */

@@ -4,18 +4,19 @@ import { pruneDecision } from '../apply/prune-wave.js';
 import { readRunInput } from '../apply/run-input.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { runOrdered } from '../apply/run-ordered.js';
-import { newRunState } from '../apply/run-state.js';
+import { markBlocked, newRunState } from '../apply/run-state.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey, shortName } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { formatPlanErrors } from '../plan/errors.js';
-import { idKey, shortName } from '../plan/object-id.js';
 import { diffObjects } from './diff.js';
-import { collectSecretValues } from './redact.js';
+import { configureDiff, runSecretValues } from './object-changes.js';
 import { previewOfSkip } from './skip-preview.js';
-import { emptySummary, type PreviewDocument, type PreviewObject, type SourceRef } from './types.js';
+import { emptySummary, type PreviewDocument, type PreviewObject } from './types.js';
 
 export interface PreviewRequest {
   client: ClusterClient;
@@ -46,10 +47,7 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
     { client: req.client, options: req.options, inventory: req.inventory, emit: () => {}, ...input },
     started,
   );
-  const secretValues = collectSecretValues([
-    ...manifests.values(),
-    ...[...live.values()].map((o) => o ?? undefined),
-  ]);
+  const secretValues = runSecretValues(manifests.values(), live.values());
   const objects: PreviewObject[] = [];
 
   for (const [w, wave] of plan.applyWaves.entries()) {
@@ -64,8 +62,8 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
         // the decision apply takes, as a dry-run: preview, pre-flight and apply cannot disagree
         const d = await decideObject(state, id, { write: false });
         // as apply records it: what depends on a failed or blocked object is skipped
-        if (d.action === 'error') state.blocked.set(key, 'apply actuation failed');
-        else if (d.action === 'skip' && d.blocked) state.blocked.set(key, 'apply actuation skipped');
+        if (d.action === 'error') markBlocked(state, id, 'apply actuation failed');
+        else if (d.action === 'skip' && d.blocked) markBlocked(state, id, 'apply actuation skipped');
         if (d.action === 'skip' && d.blocked && d.skip)
           return { ...base, ...previewOfSkip(await withOwner(state, d.skip), req.options) };
         const reason = d.reason ? { reason: d.reason } : {};
@@ -79,7 +77,7 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
               ...diffObjects(undefined, d.object ?? manifest, { secretValues }),
             };
           case 'configure': {
-            const diff = diffObjects(current, d.object!, { secretValues, reportRemovals: true });
+            const diff = configureDiff(current!, d.object!, secretValues);
             if (diff.changes.length > 0)
               return { ...base, action: 'configure', validated: true, ...reason, ...diff };
             const why = d.reason ?? ownershipMove(current!, manifest.apiVersion, req.options.fieldManager);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Annotations } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
-import { idKey, idOf, type ObjectId } from '../plan/object-id.js';
+import { idKey, idOf, type ObjectId } from '../common/object-id.js';
 import { isSecret } from './redact.js';
 import type { FieldChange, PreviewAction, PreviewDocument } from './types.js';
 

@@ -1,4 +1,5 @@
-import type { ObjectId } from '../plan/object-id.js';
+import type { ObjectId } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 
 /** What preview says will happen to one object. Apply must do exactly this. */
 export type PreviewAction =
@@ -21,13 +22,6 @@ export const PreviewActions: readonly PreviewAction[] = [
   'replace',
   'orphan',
 ];
-
-export interface SourceRef {
-  /** Path relative to the repository (or the package root when no repository is known). */
-  file: string;
-  /** 1-based line of the object's first line in that file. */
-  line: number;
-}
 
 /** One changed field. Values of Secret data are never stored here: `redacted` says so. */
 export interface FieldChange {

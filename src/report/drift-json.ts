@@ -1,5 +1,5 @@
 import type { DriftDocument, DriftObject, DriftPackage } from '../drift/types.js';
-import type { DriftRunResult } from '../run/drift-package.js';
+import type { DriftRunResult } from '../pipeline/drift-package.js';
 
 /**
  * One package's entry of the drift document (`kpt-live drift --output json`, the action's `result` in

@@ -1,5 +1,5 @@
+import { idKey } from '../common/object-id.js';
 import type { DriftPackage } from '../drift/types.js';
-import { idKey } from '../plan/object-id.js';
 import type { PreviewDocument } from '../preview/types.js';
 import { DRIFT_SYMBOL, driftCounts, driftObjectName, driftWords } from './drift-words.js';
 import { changeWords, displayPath } from './preview-words.js';

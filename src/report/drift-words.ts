@@ -1,5 +1,5 @@
+import { shortName } from '../common/object-id.js';
 import type { DriftKind, DriftObject } from '../drift/types.js';
-import { shortName } from '../plan/object-id.js';
 
 /** Words shared by the drift report's text and markdown forms. */
 

@@ -1,4 +1,5 @@
 import type { RunEvent } from '../apply/events.js';
+import type { RunOutcome } from '../common/run-outcome.js';
 
 /**
  * Counts per action exactly as cli-utils' printers keep them (pkg/print/stats): every apply, prune and
@@ -70,11 +71,12 @@ export class EventStats {
 }
 
 /**
- * kpt's process exit code for a finished run: 3 when anything failed to apply/prune/delete or to reconcile
- * (cli-utils `ResultError`, which kpt maps to 3), else 0. Skips never fail a run.
+ * Whether an event stream's run failed, as kpt decides it: anything failed to apply/prune/delete or to
+ * reconcile (cli-utils `ResultError`, which kpt maps to exit 3). Skips never fail an event stream: the
+ * events do not say whether a skip was blocked (a real run decides that on its objects, `failed`).
  */
-export function exitCodeFor(stats: EventStats): 0 | 3 {
-  return stats.failedActuation() > 0 || stats.failedReconciliation() > 0 ? 3 : 0;
+export function outcomeOf(stats: EventStats): RunOutcome {
+  return stats.failedActuation() > 0 || stats.failedReconciliation() > 0 ? 'failed' : 'success';
 }
 
 /** cli-utils' `ResultError` text (`2 resources failed`), or undefined when the run succeeded. */

@@ -1,13 +1,14 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
 import { isRecord } from '../common/kube-object.js';
-import type { ObjectId } from '../plan/object-id.js';
+import type { ObjectId } from '../common/object-id.js';
+import { exitCodeOf } from '../common/run-outcome.js';
 import { scrub } from '../preview/redact.js';
 import {
   type ActuationCounts,
   attempted,
   EventStats,
-  exitCodeFor,
   isZero,
+  outcomeOf,
   type WaitCounts,
 } from './event-stats.js';
 import type { EventStreamText } from './events-text.js';
@@ -149,7 +150,7 @@ export function renderEventsJson(events: Iterable<RunEvent>, opts: JsonLinesOpti
       return {
         text: lines.map((l) => `${l}\n`).join(''),
         stats: formatter.stats,
-        exitCode: 1,
+        exitCode: exitCodeOf('error'),
         error: event.error,
       };
     }
@@ -158,6 +159,6 @@ export function renderEventsJson(events: Iterable<RunEvent>, opts: JsonLinesOpti
   return {
     text: lines.map((l) => `${l}\n`).join(''),
     stats: formatter.stats,
-    exitCode: exitCodeFor(formatter.stats),
+    exitCode: exitCodeOf(outcomeOf(formatter.stats)),
   };
 }

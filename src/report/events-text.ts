@@ -1,7 +1,8 @@
 import type { GroupAction, RunEvent } from '../apply/events.js';
-import { displayName } from '../plan/object-id.js';
+import { displayName } from '../common/object-id.js';
+import { exitCodeOf } from '../common/run-outcome.js';
 import { scrub } from '../preview/redact.js';
-import { attempted, EventStats, exitCodeFor, isZero } from './event-stats.js';
+import { attempted, EventStats, isZero, outcomeOf } from './event-stats.js';
 
 /**
  * kpt 1.0's `--output events` text (cli-utils v0.37 pkg/printers/events/formatter.go), byte for byte, so
@@ -100,13 +101,13 @@ export function renderEventsText(events: Iterable<RunEvent>, opts: EventTextOpti
     stats.add(event);
     if (event.type === 'error') {
       const error = opts.secretValues ? scrub(event.error, opts.secretValues) : event.error;
-      return { text: joinLines(lines), stats, exitCode: 1, error };
+      return { text: joinLines(lines), stats, exitCode: exitCodeOf('error'), error };
     }
     const line = renderEventText(event, opts);
     if (line !== undefined) lines.push(line);
   }
   lines.push(...renderSummaryText(stats));
-  return { text: joinLines(lines), stats, exitCode: exitCodeFor(stats) };
+  return { text: joinLines(lines), stats, exitCode: exitCodeOf(outcomeOf(stats)) };
 }
 
 function joinLines(lines: string[]): string {

@@ -1,7 +1,8 @@
 import { formatDuration } from '../common/duration.js';
-import { type ObjectId, shortName } from '../plan/object-id.js';
+import { type ObjectId, shortName } from '../common/object-id.js';
+import type { SourceRef } from '../common/source-ref.js';
 import { scrub } from '../preview/redact.js';
-import type { PreviewDocument, SourceRef } from '../preview/types.js';
+import type { PreviewDocument } from '../preview/types.js';
 import { cell, clip, code, escapeText } from './markdown.js';
 import { renderPreviewMarkdown } from './preview-markdown.js';
 
@@ -32,6 +33,8 @@ export interface ApplySummaryObject {
   wave?: number;
   /** From the apply until the object was Current (or gone, for a prune), when known. */
   durationMs?: number;
+  /** Its apply, delete or reconcile failed or timed out (`failed` of run-result.ts; blocked ones are apart). */
+  failed?: boolean;
   /** Skipped for a reason the user did not choose (another inventory owns it, a dependency failed): not deployed. */
   blocked?: boolean;
   /** The failed object's last conditions, e.g. `Available=False: MinimumReplicasUnavailable`. */
@@ -54,15 +57,7 @@ export interface ApplySummaryOptions {
 
 const ACTION_ORDER = ['created', 'configured', 'unchanged', 'pruned', 'deleted', 'skipped', 'failed'];
 const GONE = new Set(['pruned', 'deleted']);
-/** Final states that fail a run; `InProgress` alone does not (`--no-wait` leaves objects so). */
-const BAD_STATUS = new Set(['Failed', 'Timeout', 'Stalled']);
-
-function isFailed(obj: ApplySummaryObject): boolean {
-  return (
-    obj.action === 'failed' ||
-    (!GONE.has(obj.action) && obj.action !== 'skipped' && BAD_STATUS.has(obj.status))
-  );
-}
+const isFailed = (obj: ApplySummaryObject): boolean => !!obj.failed;
 
 function counts(objects: ApplySummaryObject[]): string {
   const byAction = new Map<string, number>();

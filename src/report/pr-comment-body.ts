@@ -1,3 +1,4 @@
+import type { RunOutcome } from '../common/run-outcome.js';
 import type { PlanComparison } from '../preview/plan-digest.js';
 import { clip, code, escapeText } from './markdown.js';
 import { planDigestText, withoutPlanDigest } from './plan-digest-marker.js';
@@ -13,7 +14,7 @@ export const APPLIED_MARKER = '<!-- kpt-live-action:applied -->';
 
 export interface AppliedInfo {
   package: string;
-  outcome: 'success' | 'failed' | 'error';
+  outcome: RunOutcome;
   counts: {
     created: number;
     configured: number;

@@ -1,4 +1,4 @@
-import { shortName } from '../plan/object-id.js';
+import { shortName } from '../common/object-id.js';
 import type {
   FieldChange,
   PreviewAction,

@@ -1,9 +1,9 @@
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey } from '../common/object-id.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient, ObjectRef } from '../kube/cluster-client.js';
 import type { ResourceInfo } from '../kube/discovery.js';
 import { isRetryable } from '../kube/retry.js';
-import { idKey } from '../plan/object-id.js';
 
 /** What the watcher knows of one object: the live object, null when it does not exist, undefined before sync. */
 export type Observed = KubeObject | null | undefined;

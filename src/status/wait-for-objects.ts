@@ -1,11 +1,10 @@
-import type { WaitStatus } from '../apply/events.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { idKey } from '../common/object-id.js';
 import type { ObjectRef } from '../kube/cluster-client.js';
-import { idKey } from '../plan/object-id.js';
 import { computeStatus } from './compute-status.js';
 import type { ObjectWatcher } from './object-watcher.js';
 import type { StatusOptions } from './status-options.js';
-import type { KStatus, StatusResult } from './types.js';
+import type { KStatus, StatusResult, WaitStatus } from './types.js';
 import { awaitingController } from './wait-for-controller.js';
 
 /** One object a wave waits for. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/apply/events.js';
+import { displayName } from '../../src/common/object-id.js';
 import type { Connection } from '../../src/kube/connect.js';
-import { displayName } from '../../src/plan/object-id.js';
 import { adminClient, createNamespace } from '../support/cluster.js';
 import { applyObjects, newInventory, objectsFromYaml, productClient } from '../support/engine.js';
 

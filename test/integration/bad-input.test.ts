@@ -6,7 +6,7 @@ import { defaultRunOptions } from '../../src/apply/run-options.js';
 import { ensureResourceGroupCrd } from '../../src/inventory/install-crd.js';
 import { type Connection, connect } from '../../src/kube/connect.js';
 import { formatPackageError } from '../../src/package/package-error.js';
-import { type PackageRunResult, runPackage } from '../../src/run/run-package.js';
+import { type PackageRunResult, runPackage } from '../../src/pipeline/run-package.js';
 import {
   type AuditEvent,
   auditOffset,

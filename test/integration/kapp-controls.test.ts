@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRunOptions } from '../../src/apply/run-options.js';
 import { readHistory } from '../../src/inventory/deploy-history.js';
 import type { Connection } from '../../src/kube/connect.js';
-import { runPackage } from '../../src/run/run-package.js';
+import { runPackage } from '../../src/pipeline/run-package.js';
 import { adminClient, createNamespace } from '../support/cluster.js';
 import { productClient } from '../support/engine.js';
 import { inlinePackage } from '../support/packages.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureResourceGroupCrd } from '../../src/inventory/install-crd.js';
 import type { Connection } from '../../src/kube/connect.js';
-import type { PackageRunResult } from '../../src/run/run-package.js';
+import type { PackageRunResult } from '../../src/pipeline/run-package.js';
 import { adminClient, controlPlane, createNamespace, eventually } from '../support/cluster.js';
 import { productClient } from '../support/engine.js';
 import { inlinePackage } from '../support/packages.js';

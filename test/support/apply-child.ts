@@ -4,7 +4,7 @@
  */
 import { defaultRunOptions } from '../../src/apply/run-options.js';
 import { connect } from '../../src/kube/connect.js';
-import { runPackage } from '../../src/run/run-package.js';
+import { runPackage } from '../../src/pipeline/run-package.js';
 
 const [kubeconfigPath, repoRoot, rel, namespace] = process.argv.slice(2);
 const { client } = await connect({ kubeconfigPath });

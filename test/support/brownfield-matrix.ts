@@ -3,11 +3,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import type { RunOptions } from '../../src/apply/run-options.js';
+import { shortName } from '../../src/common/object-id.js';
 import type { Connection } from '../../src/kube/connect.js';
-import { shortName } from '../../src/plan/object-id.js';
+import type { PackageRunResult } from '../../src/pipeline/run-package.js';
 import type { PreviewAction, PreviewDocument } from '../../src/preview/types.js';
 import { renderPreviewMarkdown } from '../../src/report/preview-markdown.js';
-import type { PackageRunResult } from '../../src/run/run-package.js';
 import { runPkg } from './run.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -1,7 +1,7 @@
 import type { RunEvent } from '../../src/apply/events.js';
 import { defaultRunOptions, type RunOptions } from '../../src/apply/run-options.js';
 import type { Connection } from '../../src/kube/connect.js';
-import { type Mode, runPackage } from '../../src/run/run-package.js';
+import { type Mode, runPackage } from '../../src/pipeline/run-package.js';
 
 /** Runs one package through the same pipeline the CLI and the action use, collecting events. */
 export async function runPkg(

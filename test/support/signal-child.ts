@@ -5,7 +5,7 @@
  */
 import { defaultRunOptions } from '../../src/apply/run-options.js';
 import { connect } from '../../src/kube/connect.js';
-import { runPackage } from '../../src/run/run-package.js';
+import { runPackage } from '../../src/pipeline/run-package.js';
 
 const [kubeconfigPath, repoRoot, rel, namespace, mode = 'apply'] = process.argv.slice(2);
 const line = (o: unknown) => process.stdout.write(`${JSON.stringify(o)}\n`);

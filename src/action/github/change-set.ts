@@ -1,25 +1,19 @@
-import { type ApiFile, type ChangedFile, fromApiFile, parseNameStatus } from './changed-file.js';
+import {
+  type ApiFile,
+  type ChangedFile,
+  type ChangeSet,
+  fromApiFile,
+  parseNameStatus,
+} from '../../changes/changed-file.js';
+import { deepenUntilMergeBase, ensureCommits, isZeroSha } from '../../changes/fetch-commits.js';
+import { git } from '../../changes/git.js';
 import type { EventContext } from './event.js';
-import { deepenUntilMergeBase, ensureCommits, git, isZeroSha } from './git.js';
 import { apiMessageOf, type GitHubClient } from './octokit.js';
 
 /** GitHub's `pulls.listFiles` returns at most this many files, whatever the pull request holds. */
 export const LIST_FILES_CAP = 3000;
 /** GitHub's compare API lists at most this many files for the whole comparison. */
 export const COMPARE_FILES_CAP = 300;
-
-/** Which files a change touched; `all` means the change cannot be narrowed and every package counts. */
-export interface ChangeSet {
-  all: boolean;
-  files: ChangedFile[];
-  /** The commit the change is relative to (PR base, push `before`): where removed packages are read from. */
-  base?: string;
-  head?: string;
-  /** How the files were found. */
-  source: 'pulls-api' | 'git' | 'compare-api' | 'none';
-  /** Why a fallback or `all` was chosen, for the log. */
-  notes: string[];
-}
 
 /** Where git runs and which remote it fetches from. */
 export interface GitOptions {

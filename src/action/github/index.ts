@@ -1,12 +1,12 @@
 /**
- * The GitHub side of the action: the run's event context, which files and deployable units a change
- * touched (pull request files, push diffs, the compare API, git in a shallow checkout), inventory info
- * of deleted packages from the base commit, the `packages` input, and the per-package PR comment.
+ * The GitHub side of the action: the run's event context, which files a change touched (pull request
+ * files, push diffs, the compare API, git in a shallow checkout), the drift issue, merged pulls and the
+ * per-package PR comment. What the files mean for packages (plain git and package logic the CLI uses
+ * too) is in src/changes.
  * Everything takes its Octokit, repository directory and environment as arguments, so tests drive it
  * against the local server in test/support/github-server.ts and throwaway git repositories.
  */
 export {
-  type ChangeSet,
   COMPARE_FILES_CAP,
   changeSetForEvent,
   type GitOptions,
@@ -14,8 +14,6 @@ export {
   pullRequestChangeSet,
   pushChangeSet,
 } from './change-set.js';
-export { type ChangedFile, type FileStatus, parseNameStatus } from './changed-file.js';
-export { type ChangedPackages, type ChangedUnit, changedPackages } from './changed-packages.js';
 export {
   DRIFT_LABEL,
   type DriftIssueInput,
@@ -25,9 +23,6 @@ export {
   syncDriftIssue,
 } from './drift-issue.js';
 export { type EventContext, isDefaultBranchPush, type PullRequestInfo, readEventContext } from './event.js';
-export { globToRegExp, resolveExplicitPackages } from './explicit-packages.js';
-export { GitError, isZeroSha } from './git.js';
-export { readInventoryAtCommit, unitsAtCommit } from './inventory-at-commit.js';
 export { type MergedPull, mergedPullsOf } from './merged-pulls.js';
 export { apiBaseUrl, createOctokit, type GitHubClient, httpStatusOf } from './octokit.js';
 export {

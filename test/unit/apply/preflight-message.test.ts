@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatRejections } from '../../../src/apply/preflight.js';
 import type { RunState } from '../../../src/apply/run-state.js';
-import type { ObjectId } from '../../../src/plan/object-id.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
 
 const id = (name: string): ObjectId => ({ group: '', kind: 'ConfigMap', namespace: 'app', name });
 const state = {

@@ -8,8 +8,8 @@ import {
   skipFix,
   skipMessage,
 } from '../../../src/apply/skip-reason.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
 import { applyBlockedBy, preventsDeletion, pruneBlockedBy } from '../../../src/inventory/ownership.js';
-import type { ObjectId } from '../../../src/plan/object-id.js';
 import { previewOfSkip } from '../../../src/preview/skip-preview.js';
 
 const ns: ObjectId = { group: '', kind: 'Namespace', namespace: '', name: 'team' };

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/apply/events.js';
 import { previewEvents, splitPreview } from '../../../src/cli/dry-run.js';
 import { eventPrinter } from '../../../src/cli/output.js';
-import type { ObjectId } from '../../../src/plan/object-id.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
 import { emptySummary, type PreviewDocument, type PreviewObject } from '../../../src/preview/types.js';
 
 const goldenDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../golden/kpt');

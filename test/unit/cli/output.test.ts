@@ -7,8 +7,8 @@ import type { ObjectOutcome } from '../../../src/apply/run-result.js';
 import { eventPrinter, renderAllowedSkips, renderFailures, renderStatus } from '../../../src/cli/output.js';
 import { explainFatal, locatePackage } from '../../../src/cli/package-dir.js';
 import { formatTable } from '../../../src/cli/table.js';
-import type { ObjectId } from '../../../src/plan/object-id.js';
-import type { ObjectStatus } from '../../../src/run/package-status.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
+import type { ObjectStatus } from '../../../src/pipeline/package-status.js';
 
 const goldenDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../golden/kpt');
 const golden = (file: string) => readFileSync(path.join(goldenDir, file), 'utf8');

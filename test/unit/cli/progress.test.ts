@@ -8,7 +8,7 @@ import {
   renderView,
   updateViewState,
 } from '../../../src/cli/progress.js';
-import type { ObjectId } from '../../../src/plan/object-id.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
 
 const deploy: ObjectId = { group: 'apps', kind: 'Deployment', namespace: 'web', name: 'frontend' };
 const sts: ObjectId = { group: 'apps', kind: 'StatefulSet', namespace: 'web', name: 'db' };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ObjectId } from '../../../src/common/object-id.js';
 import { classifyDrift, previewErrors, type StatusVerdict } from '../../../src/drift/classify-drift.js';
-import type { ObjectId } from '../../../src/plan/object-id.js';
 import { emptySummary, type PreviewDocument, type PreviewObject } from '../../../src/preview/types.js';
 
 const id = (kind: string, name: string, group = ''): ObjectId => ({ group, kind, namespace: 'app', name });

@@ -5,10 +5,10 @@ import {
   pullRequestChangeSet,
   pushChangeSet,
 } from '../../../src/action/github/change-set.js';
-import { fromApiFile, parseNameStatus } from '../../../src/action/github/changed-file.js';
 import type { EventContext } from '../../../src/action/github/event.js';
-import { hasCommit, isShallow } from '../../../src/action/github/git.js';
 import { createOctokit } from '../../../src/action/github/octokit.js';
+import { fromApiFile, parseNameStatus } from '../../../src/changes/changed-file.js';
+import { hasCommit, isShallow } from '../../../src/changes/fetch-commits.js';
 import { type GitHubServer, startGitHubServer } from '../../support/github-server.js';
 import { makeSandbox, type Sandbox, sh } from './git-repo.js';
 

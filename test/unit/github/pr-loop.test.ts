@@ -5,10 +5,10 @@ import { mergedPullsOf } from '../../../src/action/github/merged-pulls.js';
 import { createOctokit } from '../../../src/action/github/octokit.js';
 import type { ActionInputs } from '../../../src/action/inputs.js';
 import { PreviewComments } from '../../../src/action/preview-comments.js';
+import type { PackageRunResult } from '../../../src/pipeline/run-package.js';
 import { planFromPreview } from '../../../src/preview/plan-digest.js';
 import { parsePlanDigest } from '../../../src/report/plan-digest-marker.js';
 import { previewMarker } from '../../../src/report/preview-markdown.js';
-import type { PackageRunResult } from '../../../src/run/run-package.js';
 import { type GitHubServer, startGitHubServer } from '../../support/github-server.js';
 import { buildDocument, configMap, wordpressPreview } from '../report/preview-fixtures.js';
 

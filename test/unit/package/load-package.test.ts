@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { idOf, shortName } from '../../../src/common/object-id.js';
 import { isLocalConfig, loadPackage } from '../../../src/package/load-package.js';
 import { formatPackageError } from '../../../src/package/package-error.js';
-import { idOf, shortName } from '../../../src/plan/object-id.js';
 import { expectActionable, fixtures, lineOf } from './helpers.js';
 
 const load = (dir: string) => loadPackage(dir, { repoRoot: fixtures });

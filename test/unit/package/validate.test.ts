@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { idOf, shortName } from '../../../src/common/object-id.js';
 import { loadPackage } from '../../../src/package/load-package.js';
 import { formatPackageError } from '../../../src/package/package-error.js';
 import { validatePackage } from '../../../src/package/validate.js';
-import { idOf, shortName } from '../../../src/plan/object-id.js';
 import { expectActionable, fixtures, lineOf, scopeFromTable, wellKnownKinds } from './helpers.js';
 
 async function validate(dir: string, defaultNamespace = 'default', table = wellKnownKinds) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { ObjectId } from '../../../src/common/object-id.js';
 import { compareForApply, kindOrderIndex } from '../../../src/plan/kind-order.js';
-import type { ObjectId } from '../../../src/plan/object-id.js';
 
 const id = (group: string, kind: string, name = 'x', namespace = ''): ObjectId => ({
   group,

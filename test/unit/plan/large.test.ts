@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../src/common/kube-object.js';
+import { formatRef, idKey, type ObjectId } from '../../../src/common/object-id.js';
 import { buildPlan, type Plan } from '../../../src/plan/index.js';
-import { formatRef, idKey, type ObjectId } from '../../../src/plan/object-id.js';
 import { obj } from './objects.js';
 
 /** Every edge's dependency sits in an earlier apply wave, or a later prune wave, than its dependent. */

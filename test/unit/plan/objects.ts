@@ -1,6 +1,6 @@
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../../../src/common/kube-object.js';
-import type { ObjectId } from '../../../src/plan/object-id.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
 
 /** Parses a multi-document YAML string into objects, the way the package loader hands them over. */
 export function objects(yaml: string): KubeObject[] {

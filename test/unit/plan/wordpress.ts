@@ -1,4 +1,4 @@
-import type { ObjectId } from '../../../src/plan/object-id.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
 import { objects } from './objects.js';
 
 // The shared wordpress-with-dependencies package, namespaces defaulted to `default` as the loader does.

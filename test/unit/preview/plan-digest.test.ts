@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { idKey, idOf } from '../../../src/plan/object-id.js';
+import { idKey, idOf } from '../../../src/common/object-id.js';
 import { diffObjects } from '../../../src/preview/diff.js';
 import {
   comparePlans,

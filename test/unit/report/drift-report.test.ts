@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { idOf } from '../../../src/common/object-id.js';
 import { classifyDrift } from '../../../src/drift/classify-drift.js';
 import type { DriftPackage } from '../../../src/drift/types.js';
-import { idOf } from '../../../src/plan/object-id.js';
+import type { DriftRunResult } from '../../../src/pipeline/drift-package.js';
 import { driftPackageJson } from '../../../src/report/drift-json.js';
 import {
   driftIssueTitle,
@@ -10,7 +11,6 @@ import {
   renderDriftMarkdown,
 } from '../../../src/report/drift-markdown.js';
 import { renderDriftText } from '../../../src/report/drift-text.js';
-import type { DriftRunResult } from '../../../src/run/drift-package.js';
 import { buildDocument, configMap, deployment, PLANTED, PLANTED_B64, secret } from './preview-fixtures.js';
 
 /** A drifted package as the drift run builds it: a preview with a Secret edited in the cluster. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/apply/events.js';
-import { EventStats, exitCodeFor, resultErrorMessage } from '../../../src/report/event-stats.js';
+import { exitCodeOf } from '../../../src/common/run-outcome.js';
+import { EventStats, outcomeOf, resultErrorMessage } from '../../../src/report/event-stats.js';
 import { renderEventsText, renderEventText, renderSummaryText } from '../../../src/report/events-text.js';
 import {
   applied,
@@ -216,7 +217,7 @@ describe('EventStats, summary lines and exit code', () => {
     ],
   ])('%s', (_name, events, code, message) => {
     const stats = tally(events);
-    expect(exitCodeFor(stats)).toBe(code);
+    expect(exitCodeOf(outcomeOf(stats))).toBe(code);
     expect(resultErrorMessage(stats)).toBe(message);
   });
 });

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ObjectId } from '../../../src/plan/object-id.js';
+import type { ObjectOutcome } from '../../../src/apply/run-result.js';
+import { type SkipReason, skipMessage } from '../../../src/apply/skip-reason.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
+import { applySummaryObjects } from '../../../src/report/apply-summary-objects.js';
 import {
   type ApplySummaryInput,
   JOB_SUMMARY_LIMIT,
@@ -65,41 +68,47 @@ function successRun(): ApplySummaryInput {
   };
 }
 
+/**
+ * The failure path real runs take, as the engine leaves the objects (apply-wave.ts, wait-wave.ts): the
+ * Deployment's rollout exceeded its progress deadline, so kstatus says Failed and the wait fails; the
+ * Ingress that depends on it is skipped (blocked) and never waited for.
+ */
 function failedRun(): ApplySummaryInput {
+  const wordpress = obj('apps', 'Deployment', 'wordpress');
+  const objects: ObjectOutcome[] = [
+    {
+      id: obj('apps', 'Deployment', 'wordpress-mysql'),
+      action: 'configured',
+      reconcile: 'Successful',
+      status: 'Current',
+      message: 'Deployment is available. Replicas: 1',
+      wave: 1,
+      readyAfterMs: 2_000,
+    },
+    {
+      id: wordpress,
+      source: { file: 'deploy/wordpress/wordpress-deployment.yaml', line: 12 },
+      action: 'configured',
+      reconcile: 'Failed',
+      status: 'Failed',
+      message: 'Failed: Progress deadline exceeded',
+      wave: 2,
+    },
+  ];
+  const skip: SkipReason = { type: 'dependency', dependency: wordpress, cause: 'apply reconcile failed' };
+  objects.push({
+    id: obj('networking.k8s.io', 'Ingress', 'wordpress'),
+    action: 'skipped',
+    reconcile: 'Skipped',
+    skip,
+    message: skipMessage(skip),
+    wave: 3,
+  });
   return {
     package: 'deploy/wordpress',
     outcome: 'failure',
     durationMs: 35_000,
-    objects: [
-      {
-        id: obj('apps', 'Deployment', 'wordpress-mysql'),
-        action: 'configured',
-        status: 'Current',
-        wave: 1,
-        durationMs: 2_000,
-      },
-      {
-        id: obj('apps', 'Deployment', 'wordpress'),
-        action: 'configured',
-        status: 'Stalled',
-        wave: 2,
-        durationMs: 31_000,
-        message: 'ProgressDeadlineExceeded (Ready: 0/2)',
-        source: { file: 'deploy/wordpress/wordpress-deployment.yaml', line: 12 },
-        conditions: [
-          'Progressing=False: ProgressDeadlineExceeded',
-          'Available=False: MinimumReplicasUnavailable',
-        ],
-      },
-      {
-        id: obj('networking.k8s.io', 'Ingress', 'wordpress'),
-        action: 'skipped',
-        status: 'Unknown',
-        wave: 3,
-        message: 'dependency apply reconcile failed: apps/namespaces/shop/Deployment/wordpress',
-        blocked: true,
-      },
-    ],
+    objects: applySummaryObjects(objects),
   };
 }
 
@@ -113,14 +122,14 @@ describe('renderApplyJobSummary', () => {
     expectGolden('apply-success.golden.md', markdown);
   });
 
-  it('apply-failure.golden.md: names the failed object, its conditions and what it blocked', () => {
+  it('apply-failure.golden.md: names the failed object (its progress deadline exceeded) and what it blocked', () => {
     const markdown = renderApplyJobSummary(failedRun());
     expect(markdown.split('\n')[0]).toBe(
-      '### ❌ `deploy/wordpress`: `Deployment/wordpress` Stalled after 31.0s: ProgressDeadlineExceeded (Ready: 0/2)',
+      '### ❌ `deploy/wordpress`: `Deployment/wordpress` Failed: Progress deadline exceeded',
     );
-    expect(markdown).toContain('- Available=False: MinimumReplicasUnavailable');
+    expect(markdown).toContain('- Failed: Progress deadline exceeded');
     expect(markdown).toContain(
-      '- ⛔ `Ingress/wordpress`: dependency apply reconcile failed: apps/namespaces/shop/Deployment/wordpress',
+      '- ⛔ `Ingress/wordpress`: dependency apply reconcile failed: shop\\_wordpress\\_apps\\_Deployment. Fix: fix Deployment/wordpress first (it is listed too)',
     );
     expectGolden('apply-failure.golden.md', markdown);
   });
@@ -163,7 +172,9 @@ describe('renderApplyJobSummary', () => {
     run.objects[3].status = 'InProgress';
     expect(renderApplyJobSummary(run).split('\n')[0]).toContain('✅');
     expect(renderApplyJobSummary(run).split('\n')[0]).toContain('3 of 4 Current');
+    // as applySummaryObjects marks a wait that timed out
     run.objects[3].status = 'Timeout';
+    run.objects[3].failed = true;
     expect(renderApplyJobSummary(run).split('\n')[0]).toMatch(
       /^### ❌ `deploy\/wordpress`: `Deployment\/wordpress` Timeout after 41\.0s/,
     );

@@ -1,5 +1,5 @@
 import type { KubeObject } from '../../../src/common/kube-object.js';
-import { idOf, shortName } from '../../../src/plan/object-id.js';
+import { idOf, shortName } from '../../../src/common/object-id.js';
 import { diffObjects } from '../../../src/preview/diff.js';
 import { collectSecretValues } from '../../../src/preview/redact.js';
 import {

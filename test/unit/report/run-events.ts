@@ -1,5 +1,5 @@
 import type { ActuationStatus, GroupAction, RunEvent, WaitStatus } from '../../../src/apply/events.js';
-import type { ObjectId } from '../../../src/plan/object-id.js';
+import type { ObjectId } from '../../../src/common/object-id.js';
 
 /** Short constructors for event sequences written like kpt's e2e expectations. */
 

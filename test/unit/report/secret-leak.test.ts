@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/apply/events.js';
 import type { KubeObject } from '../../../src/common/kube-object.js';
-import { idOf } from '../../../src/plan/object-id.js';
+import { idOf } from '../../../src/common/object-id.js';
 import { collectSecretValues } from '../../../src/preview/redact.js';
 import { renderEventsJson } from '../../../src/report/events-json.js';
 import { renderEventsText } from '../../../src/report/events-text.js';

@@ -14,13 +14,17 @@ describe('Config Connector resources (kpt ConfigConnectorStatusReader)', () => {
       want: { status: 'Terminating', message: 'Resource scheduled for deletion' },
     },
     {
-      name: 'no observedGeneration yet: not looked at by Config Connector (Current under plain kstatus)',
+      name: 'no observedGeneration yet: an error in kpt, so Unknown (Current under plain kstatus)',
       yaml: 'metadata: {generation: 1}\nspec: {location: EU}',
+      want: { status: 'Unknown', message: 'status.ObservedGeneration not found' },
+    },
+    {
+      name: "observedGeneration that is not an integer: apimachinery's message",
+      yaml: 'metadata: {generation: 1}\nstatus: {observedGeneration: "1"}',
       want: {
-        status: 'InProgress',
+        status: 'Unknown',
         message:
-          'StorageBucket status.observedGeneration not found: Config Connector has not observed it yet',
-        reason: 'NoObservedGeneration',
+          'looking up status.observedGeneration from resource: .status.observedGeneration accessor error: 1 is of the type string, expected int64',
       },
     },
     {
@@ -117,7 +121,7 @@ describe('Config Connector resources (kpt ConfigConnectorStatusReader)', () => {
 
   it('uses the generation rule for the ConfigConnector kind of core.cnrm.cloud.google.com too', () => {
     const cc = kube('core.cnrm.cloud.google.com/v1beta1', 'ConfigConnector', 'metadata: {generation: 1}');
-    expect(computeStatus(cc).reason).toBe('NoObservedGeneration');
+    expect(computeStatus(cc)).toEqual({ status: 'Unknown', message: 'status.ObservedGeneration not found' });
   });
 });
 
@@ -139,12 +143,30 @@ describe('ConfigConnectorContext (status.healthy)', () => {
       want: { status: 'InProgress', message: 'status.healthy property not set', reason: 'NotReady' },
     },
     {
-      name: 'healthy that is not a boolean',
+      name: "healthy that is not a boolean: apimachinery's NestedBool message",
       yaml: 'status: {healthy: "true"}',
       want: {
         status: 'Unknown',
         message:
-          'looking up status.healthy from resource: .status.healthy accessor error: "true" is not a boolean',
+          'looking up status.healthy from resource: .status.healthy accessor error: true is of the type string, expected bool',
+      },
+    },
+    {
+      name: 'healthy: null is there but not a boolean',
+      yaml: 'status: {healthy: null}',
+      want: {
+        status: 'Unknown',
+        message:
+          'looking up status.healthy from resource: .status.healthy accessor error: <nil> is of the type <nil>, expected bool',
+      },
+    },
+    {
+      name: 'healthy that is a number',
+      yaml: 'status: {healthy: 1}',
+      want: {
+        status: 'Unknown',
+        message:
+          'looking up status.healthy from resource: .status.healthy accessor error: 1 is of the type int64, expected bool',
       },
     },
   ];

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitError, git } from '../../../src/common/git.js';
+import { GitError, git } from '../../../src/changes/git.js';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -1,4 +1,4 @@
-import { git } from '../common/git.js';
+import { git } from '../changes/git.js';
 import type { DeployRecord } from '../inventory/deploy-history.js';
 
 /** Whether `older` is an ancestor of `newer` in the repository; undefined when git cannot tell. */

@@ -6,9 +6,9 @@ import {
   locateFile,
   PackageFailure,
   readInventoryInfo,
-} from '../../package/index.js';
-import type { ChangeSet } from './change-set.js';
-import { ensureCommits, type FetchOptions } from './git.js';
+} from '../package/index.js';
+import type { ChangeSet } from './changed-file.js';
+import { ensureCommits, type FetchOptions } from './fetch-commits.js';
 import { packageDirsAtCommit, readInventoryAtCommit, unitsAtCommit } from './inventory-at-commit.js';
 
 export { resolveExplicitPackages } from './explicit-packages.js';

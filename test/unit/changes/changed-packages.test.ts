@@ -1,12 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ChangeSet, changeSetForEvent } from '../../../src/action/github/change-set.js';
-import { changedPackages, readInventoryAtCommit } from '../../../src/action/github/changed-packages.js';
+import { changeSetForEvent } from '../../../src/action/github/change-set.js';
 import type { EventContext } from '../../../src/action/github/event.js';
 import { createOctokit } from '../../../src/action/github/octokit.js';
+import type { ChangeSet } from '../../../src/changes/changed-file.js';
+import { changedPackages, readInventoryAtCommit } from '../../../src/changes/changed-packages.js';
 import { type GitHubServer, startGitHubServer } from '../../support/github-server.js';
-import { configMap, kptfile, makeSandbox, resourceGroup, type Sandbox, sh, unitFiles } from './git-repo.js';
+import {
+  configMap,
+  kptfile,
+  makeSandbox,
+  resourceGroup,
+  type Sandbox,
+  sh,
+  unitFiles,
+} from '../github/git-repo.js';
 
 let server: GitHubServer | undefined;
 let box: Sandbox | undefined;

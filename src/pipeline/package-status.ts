@@ -1,9 +1,9 @@
 import { readLiveSnapshot } from '../apply/live-snapshot.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { idKey, type ObjectId } from '../plan/object-id.js';
 import { computeStatus } from '../status/compute-status.js';
 import type { KStatus } from '../status/types.js';
 

@@ -2,14 +2,10 @@ import { type ApplyRequest, runApply } from '../apply/applier.js';
 import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
-import {
-  countOutcomes,
-  exitCodeOf,
-  isBlockedOutcome,
-  isFailedOutcome,
-  type RunResult,
-} from '../apply/run-result.js';
+import { countOutcomes, failed, type RunResult } from '../apply/run-result.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
+import { shortName } from '../common/object-id.js';
+import { exitCodeOf, type RunOutcome } from '../common/run-outcome.js';
 import {
   type DeployRecord,
   deleteHistory,
@@ -19,8 +15,9 @@ import {
 } from '../inventory/deploy-history.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
-import { shortName } from '../plan/object-id.js';
 import { computePreview } from '../preview/compute-preview.js';
+import type { PlanEntry } from '../preview/plan-digest.js';
+import { plannedActions } from '../preview/planned-actions.js';
 import type { PreviewDocument } from '../preview/types.js';
 import { type ObjectStatus, readPackageStatus } from './package-status.js';
 import { type PreparedPackage, preparePackage } from './prepare-package.js';
@@ -32,7 +29,7 @@ export type Mode = 'preview' | 'apply' | 'destroy' | 'status';
 export interface PackageRunResult {
   path: string;
   mode: Mode;
-  outcome: 'success' | 'failed' | 'error';
+  outcome: RunOutcome;
   error?: string;
   notices: string[];
   prepared?: PreparedPackage;
@@ -58,7 +55,7 @@ export interface RunPackageOptions {
   /** Called once the package is loaded and valid, before anything runs (e.g. to learn its Secret values). */
   onPrepared?: (prepared: PreparedPackage) => void;
   /** Apply: the pre-flight's plan, before the first write; throwing refuses the run (see ApplyRequest). */
-  onPlanned?: ApplyRequest['onPlanned'];
+  onPlanned?: (plan: PlanEntry[] | undefined) => void | Promise<void>;
 }
 
 export interface HistoryOptions {
@@ -121,8 +118,9 @@ export async function runPackage(
         context: o.previewContext,
       });
       if (result.preview.summary.error > 0) {
+        // what the pre-flight would refuse: exit as for a pre-flight rejection (fatal, nothing changed)
         result.outcome = 'failed';
-        result.exitCode = 1;
+        result.exitCode = exitCodeOf('error');
       }
       return result;
     }
@@ -135,7 +133,7 @@ export async function runPackage(
         );
       if (status.objects.some((s) => s.status === 'Failed')) {
         result.outcome = 'failed';
-        result.exitCode = 3;
+        result.exitCode = exitCodeOf('failed');
       }
       return result;
     }
@@ -172,18 +170,23 @@ export async function runPackage(
     };
     const run =
       mode === 'apply'
-        ? await runApply({ ...req, objects: prepared.objects, afterRun, onPlanned: o.onPlanned })
+        ? await runApply({
+            ...req,
+            objects: prepared.objects,
+            afterRun,
+            afterPreflight: planCheck(o.onPlanned),
+          })
         : await runDestroy({ ...req, afterRun });
     result.run = run;
     result.outcome = run.outcome;
     result.error = run.error;
-    result.exitCode = exitCodeOf(run);
+    result.exitCode = exitCodeOf(run.outcome);
     return result;
   } catch (err) {
     result.outcome = 'error';
     result.error = (err as Error).message;
     if (err instanceof PackageFailure) result.packageErrors = err.errors;
-    result.exitCode = 1;
+    result.exitCode = exitCodeOf('error');
     return result;
   }
 }
@@ -195,8 +198,8 @@ function deployRecord(
   startedAt: string,
   run: RunResult,
 ): DeployRecord {
-  const failed = run.objects
-    .filter((o) => isFailedOutcome(o) || isBlockedOutcome(o))
+  const notDone = run.objects
+    .filter((o) => failed(o))
     .map((o) => `${shortName(o.id)}: ${o.message ?? o.reconcile ?? 'failed'}`);
   return {
     package: pkg,
@@ -207,7 +210,12 @@ function deployRecord(
     finishedAt: new Date().toISOString(),
     result: run.outcome,
     counts: countOutcomes(run.objects),
-    failed,
+    failed: notDone,
     ...(run.error ? { error: run.error } : {}),
   };
+}
+
+/** The plan-drift check, on what the pre-flight decided per object (undefined under `preflight: off`). */
+function planCheck(onPlanned: RunPackageOptions['onPlanned']): ApplyRequest['afterPreflight'] {
+  return onPlanned && ((state) => onPlanned(plannedActions(state)));
 }

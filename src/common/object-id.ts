@@ -1,4 +1,4 @@
-import { type KubeObject, splitApiVersion } from '../common/kube-object.js';
+import { type KubeObject, splitApiVersion } from './kube-object.js';
 
 /**
  * An object's identity as cli-utils keeps it: group, kind, namespace and name, never the version.

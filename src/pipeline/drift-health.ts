@@ -1,7 +1,7 @@
 import { formatDuration } from '../common/duration.js';
+import { idKey } from '../common/object-id.js';
 import type { StatusVerdict } from '../drift/classify-drift.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { idKey } from '../plan/object-id.js';
 import { ObjectWatcher } from '../status/object-watcher.js';
 import { type WaitTarget, waitForObjects } from '../status/wait-for-objects.js';
 import type { ObjectStatus } from './package-status.js';

@@ -69,3 +69,16 @@ export function parseNameStatus(output: string): ChangedFile[] {
   }
   return files;
 }
+
+/** Which files a change touched; `all` means the change cannot be narrowed and every package counts. */
+export interface ChangeSet {
+  all: boolean;
+  files: ChangedFile[];
+  /** The commit the change is relative to (PR base, push `before`): where removed packages are read from. */
+  base?: string;
+  head?: string;
+  /** How the files were found. */
+  source: 'pulls-api' | 'git' | 'compare-api' | 'none';
+  /** Why a fallback or `all` was chosen, for the log. */
+  notes: string[];
+}

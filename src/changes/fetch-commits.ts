@@ -1,6 +1,4 @@
-import { git, oneLine } from '../../common/git.js';
-
-export { GitError, type GitResult, git } from '../../common/git.js';
+import { git, oneLine } from './git.js';
 
 /** 40 (SHA-1) or 64 (SHA-256) zeros: the `before` of a push that created the branch. */
 export function isZeroSha(sha: string | undefined): boolean {

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveExplicitPackages } from '../../../src/action/github/changed-packages.js';
-import { globToRegExp } from '../../../src/action/github/explicit-packages.js';
-import { configMap, kptfile, unitFiles } from './git-repo.js';
+import { resolveExplicitPackages } from '../../../src/changes/changed-packages.js';
+import { globToRegExp } from '../../../src/changes/explicit-packages.js';
+import { configMap, kptfile, unitFiles } from '../github/git-repo.js';
 
 let root: string;
 beforeAll(() => {

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { findPackages, groupUnits, locateFile, PackageFailure } from '../../package/index.js';
+import { findPackages, groupUnits, locateFile, PackageFailure } from '../package/index.js';
 
 const GLOB_CHARS = /[*?[]/;
 

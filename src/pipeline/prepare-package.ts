@@ -1,4 +1,5 @@
 import { Annotations } from '../common/constants.js';
+import type { ObjectId } from '../common/object-id.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import type { ResourceInfo } from '../kube/discovery.js';
@@ -8,7 +9,6 @@ import type { LoadedObject } from '../package/loaded-object.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
 import type { ScopeLookup } from '../package/scope.js';
 import { validatePackage } from '../package/validate.js';
-import type { ObjectId } from '../plan/object-id.js';
 
 export interface PreparedPackage {
   /** Package path relative to the repository root. */

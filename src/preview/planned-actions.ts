@@ -1,11 +1,10 @@
-import { idKey, type ObjectId } from '../plan/object-id.js';
-import { diffObjects } from '../preview/diff.js';
-import { type PlanEntry, planEntry, sortPlan } from '../preview/plan-digest.js';
-import { collectSecretValues } from '../preview/redact.js';
-import { applySkip, missingPrerequisite } from './decide-object.js';
-import { pruneDecision } from './prune-wave.js';
-import type { RunState } from './run-state.js';
-import { type UpdateStrategy, updateStrategyOf } from './update-strategy.js';
+import { applySkip, missingPrerequisite } from '../apply/decide-object.js';
+import { pruneDecision } from '../apply/prune-wave.js';
+import type { RunState } from '../apply/run-state.js';
+import { type UpdateStrategy, updateStrategyOf } from '../apply/update-strategy.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
+import { configureDiff, runSecretValues } from './object-changes.js';
+import { type PlanEntry, planEntry, sortPlan } from './plan-digest.js';
 
 /**
  * The adapter between the engine's pre-flight and the plan-drift check: what the pre-flight decided for
@@ -16,10 +15,7 @@ import { type UpdateStrategy, updateStrategyOf } from './update-strategy.js';
  */
 export function plannedActions(state: RunState): PlanEntry[] | undefined {
   if (state.options.preflight === 'off') return undefined;
-  const secretValues = collectSecretValues([
-    ...state.manifests.values(),
-    ...[...state.live.values()].map((o) => o ?? undefined),
-  ]);
+  const secretValues = runSecretValues(state.manifests.values(), state.live.values());
   const entries: PlanEntry[] = [];
   for (const id of state.plan.applyWaves.flat()) entries.push(applyEntry(state, id, secretValues));
   if (state.options.prune) {
@@ -48,11 +44,12 @@ function applyEntry(state: RunState, id: ObjectId, secretValues: readonly string
   if (!live) return planEntry(id, 'create', { desired });
   if (strategy === 'skip') return planEntry(id, 'skip');
   if (strategy === 'always-replace') return planEntry(id, 'replace');
-  if (state.preflightUnchanged.has(key)) return planEntry(id, 'unchanged');
-  const dryRun = state.preflightDryRuns.get(key);
+  const answer = state.preflight.get(key);
+  if (answer?.unchanged) return planEntry(id, 'unchanged');
+  const dryRun = answer?.object;
   // an existing object the pre-flight did not get an object back for: its immutable fields change
   // (fallback-on-replace), so it is re-created
   if (!dryRun) return planEntry(id, 'replace');
-  const { changes } = diffObjects(live, dryRun, { secretValues, reportRemovals: true });
+  const { changes } = configureDiff(live, dryRun, secretValues);
   return planEntry(id, 'configure', { changes });
 }

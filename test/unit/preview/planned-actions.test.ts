@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { plannedActions } from '../../../src/apply/planned-actions.js';
 import { defaultRunOptions } from '../../../src/apply/run-options.js';
 import { newRunState, type RunState } from '../../../src/apply/run-state.js';
 import type { KubeObject } from '../../../src/common/kube-object.js';
+import { idKey, idOf } from '../../../src/common/object-id.js';
 import type { ClusterClient } from '../../../src/kube/cluster-client.js';
-import { idKey, idOf } from '../../../src/plan/object-id.js';
 import { buildPlan } from '../../../src/plan/plan.js';
 import { diffObjects } from '../../../src/preview/diff.js';
 import { comparePlans, planFromPreview, reviewedPlan } from '../../../src/preview/plan-digest.js';
+import { plannedActions } from '../../../src/preview/planned-actions.js';
 import { emptySummary, type PreviewDocument, type PreviewObject } from '../../../src/preview/types.js';
 
 const cm = (
@@ -57,9 +57,8 @@ function stateAfterPreflight(opts: {
   );
   for (const d of opts.dryRuns) {
     const key = idKey(idOf(d));
-    state.preflightDryRuns.set(key, d);
     const l = live.get(key);
-    if (l && JSON.stringify(l) === JSON.stringify(d)) state.preflightUnchanged.set(key, d);
+    state.preflight.set(key, { object: d, unchanged: !!l && JSON.stringify(l) === JSON.stringify(d) });
   }
   return state;
 }

@@ -1,10 +1,10 @@
 import type { RunOptions } from '../apply/run-options.js';
 import { Annotations } from '../common/constants.js';
+import { idKey, idOf, shortName } from '../common/object-id.js';
 import { classifyDrift, previewErrors } from '../drift/classify-drift.js';
 import type { DriftObject } from '../drift/types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
-import { idKey, idOf, shortName } from '../plan/object-id.js';
 import { computePreview } from '../preview/compute-preview.js';
 import type { PreviewDocument } from '../preview/types.js';
 import { settleHealth } from './drift-health.js';

@@ -8,8 +8,9 @@ import {
   type PackageError,
   readInventoryInfo,
   type Unit,
-} from '../../package/index.js';
-import { ensureCommits, type FetchOptions, git } from './git.js';
+} from '../package/index.js';
+import { ensureCommits, type FetchOptions } from './fetch-commits.js';
+import { git } from './git.js';
 
 const isYaml = (f: string) => f.endsWith('.yaml') || f.endsWith('.yml');
 const isKptfile = (f: string) => f === 'Kptfile' || f.endsWith('/Kptfile');
