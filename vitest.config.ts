@@ -10,6 +10,8 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          // some unit tests spawn git, bash or node (release script, change sets): seconds on a loaded machine
+          testTimeout: 30_000,
           sequence: { groupOrder: 0 },
         },
       },
