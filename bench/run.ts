@@ -2,7 +2,8 @@
  * The benchmarks, side by side on one local control plane: this project vs kpt and kubectl.
  *
  *   node --import tsx bench/run.ts <scenario...> | --all  [--n 100,300,1000] [--latency 0,10,30] [--runs 5]
- *     [--kpt-runs R] [--kubectl-runs R] [--tools ours,ours-nopf,ours-tsx,kpt,kpt-ssa,kubectl,kubectl-prune]
+ *     [--kpt-runs R] [--kubectl-runs R]
+ *     [--tools ours,ours-nopf,action,ours-esbuild,ours-tsx,floor,kpt,kpt-ssa,kubectl,kubectl-prune]
  *     [--kind roles|mixed]
  *     [--exit-n 100] [--concurrency C] [--out bench/results/NAME.md]
  *
@@ -36,7 +37,10 @@ const { values, positionals } = parseArgs({
     runs: { type: 'string', default: '5' },
     'kpt-runs': { type: 'string' },
     'kubectl-runs': { type: 'string' },
-    tools: { type: 'string', default: 'ours,ours-nopf,kpt,kpt-ssa,kubectl,kubectl-prune' },
+    tools: {
+      type: 'string',
+      default: 'ours,ours-nopf,action,ours-esbuild,floor,kpt,kpt-ssa,kubectl,kubectl-prune',
+    },
     kind: { type: 'string', default: 'roles' },
     'exit-n': { type: 'string', default: '100' },
     concurrency: { type: 'string' },
@@ -58,6 +62,9 @@ const runsFor: Record<ToolName, number> = {
   ours: runs,
   'ours-tsx': runs,
   'ours-nopf': runs,
+  action: runs,
+  'ours-esbuild': runs,
+  floor: runs,
   kpt: Number(values['kpt-runs'] ?? runs),
   'kpt-ssa': Number(values['kpt-runs'] ?? runs),
   kubectl: Number(values['kubectl-runs'] ?? runs),
@@ -78,21 +85,26 @@ for (const t of present)
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-bench-'));
 const bundle = path.join(work, 'run-ours.mjs');
-execFileSync(
-  path.join(repoDir, 'node_modules/.bin/esbuild'),
-  [
-    path.join(benchDir, 'run-ours.ts'),
-    '--bundle',
-    '--platform=node',
-    '--format=esm',
-    '--target=node20',
-    '--minify',
-    `--outfile=${bundle}`,
-    "--banner:js=import{createRequire}from'node:module';const require=createRequire(import.meta.url);",
-    '--log-level=warning',
-  ],
-  { stdio: 'inherit' },
-);
+const floor = path.join(work, 'floor.mjs');
+for (const [entry, outfile] of [
+  ['run-ours.ts', bundle],
+  ['floor.ts', floor],
+])
+  execFileSync(
+    path.join(repoDir, 'node_modules/.bin/esbuild'),
+    [
+      path.join(benchDir, entry),
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--target=node20',
+      '--minify',
+      `--outfile=${outfile}`,
+      "--banner:js=import{createRequire}from'node:module';const require=createRequire(import.meta.url);",
+      '--log-level=warning',
+    ],
+    { stdio: 'inherit' },
+  );
 
 log('starting the control plane');
 const cp = await startControlPlane({ log });
@@ -144,6 +156,7 @@ try {
     cp,
     work,
     bundle,
+    floor,
     kind: values.kind as 'roles' | 'mixed',
     concurrency: values.concurrency ? Number(values.concurrency) : undefined,
     log,
@@ -204,9 +217,11 @@ try {
           const family =
             m.tool.startsWith('ours') || m.tool === 'action'
               ? 'ours'
-              : m.tool.startsWith('kpt')
-                ? 'kpt'
-                : 'kubectl';
+              : m.tool === 'floor'
+                ? 'floor'
+                : m.tool.startsWith('kpt')
+                  ? 'kpt'
+                  : 'kubectl';
           m.requests = countRequests(events, { fromMs: m.startMs, toMs: m.endMs, family });
           if (m.scenario === 'cold-start') {
             const first = events
