@@ -130,10 +130,11 @@ export function detectTools(names: ToolName[]): Tool[] {
       name: 'ours-nopf',
       family: 'ours',
       version: 'bin/kpt-live.js --no-preflight',
+      // preview always dry-runs every object and destroy has no pre-flight: apply steps only
       command: (step, ctx) =>
-        previewSteps.has(step)
-          ? undefined
-          : cliCommand(step, ctx, ['--no-preflight'], 'kpt-live --no-preflight'),
+        applySteps.has(step)
+          ? cliCommand(step, ctx, ['--no-preflight'], 'kpt-live --no-preflight')
+          : undefined,
     },
     action: {
       name: 'action',
