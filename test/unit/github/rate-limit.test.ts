@@ -24,9 +24,9 @@ describe('GitHub rate limits', () => {
         onRateLimit: (ms) => waits.push(ms),
       });
       const started = Date.now();
-      // eight packages' comments at once, as the action posts them
+      // five packages' comments at once, as the action posts them
       const posted = await Promise.all(
-        Array.from({ length: 8 }, (_, i) =>
+        Array.from({ length: 5 }, (_, i) =>
           octokit.rest.issues.createComment({
             owner: 'octo-org',
             repo: 'deploy',
@@ -35,19 +35,19 @@ describe('GitHub rate limits', () => {
           }),
         ),
       );
-      expect(posted.map((r) => r.status)).toEqual(Array(8).fill(201));
+      expect(posted.map((r) => r.status)).toEqual(Array(5).fill(201));
       expect(
         server.state.comments
           .get(PR)
           ?.map((c) => c.body)
           .sort(),
-      ).toEqual(Array.from({ length: 8 }, (_, i) => `package ${i}`).sort());
+      ).toEqual(Array.from({ length: 5 }, (_, i) => `package ${i}`).sort());
       // the server did refuse some, and the client waited as told (1 s) before each retry
       expect(server.requests.filter((q) => q.status === status).length).toBeGreaterThan(0);
       expect(waits.length).toBeGreaterThan(0);
       expect(waits.every((w) => w === 1000)).toBe(true);
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
-    });
+    }, 30_000);
   }
 
   it('still fails a 403 that is no rate limit (a read-only token writing), without waiting', async () => {
