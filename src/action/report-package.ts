@@ -11,10 +11,13 @@ import { renderPreviewText } from '../report/preview-text.js';
 import type { PackageRunResult } from '../run/run-package.js';
 
 /** Streams engine events into the log as kpt's event lines (Secret values scrubbed). */
-export function eventLogger(secretValues: () => readonly string[]) {
+export function eventLogger(
+  secretValues: () => readonly string[],
+  log: (line: string) => void = (line) => core.info(line),
+) {
   return (event: RunEvent) => {
     const line = renderEventText(event, { secretValues: secretValues() });
-    if (line !== undefined) core.info(line);
+    if (line !== undefined) log(line);
   };
 }
 
