@@ -22,12 +22,12 @@ import { AuditReader, countRequests } from './audit-count.js';
 import { kubeconfigFor, startProxyProcess } from './lib/cluster-ops.js';
 import { type BenchContext, runLifecycle } from './lib/lifecycle.js';
 import { renderReport } from './lib/report.js';
-import { measureColdStart, measureExitLatency, measurePeakRss } from './lib/scenarios.js';
+import { measureColdStart, measureExitLatency, measureMonorepo, measurePeakRss } from './lib/scenarios.js';
 import type { Measurement } from './lib/stats.js';
 import { targetsTable } from './lib/targets.js';
 import { benchDir, detectTools, repoDir, type Step, Steps, type ToolName } from './lib/tools.js';
 
-const Extra = ['exit-latency', 'cold-start', 'peak-rss', 'bundle-size'] as const;
+const Extra = ['exit-latency', 'cold-start', 'peak-rss', 'bundle-size', 'monorepo'] as const;
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -207,6 +207,8 @@ try {
           for (let rep = 0; rep < runs; rep++)
             await measureColdStart({ ...ctx, kubeconfig: cp.kubeconfigPath }, rep);
         if (scenarios.has('peak-rss') && li === 0) await measurePeakRss(ctx);
+        if (scenarios.has('monorepo') && n === ns[0])
+          for (let rep = 0; rep < runs; rep++) await measureMonorepo(ctx, rep);
         // the audit log is written in batches (up to 1 s late)
         await new Promise((r) => setTimeout(r, 2500));
         // the times are kept even when counting fails

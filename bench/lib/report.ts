@@ -186,6 +186,28 @@ function extraTables(all: Measurement[]): string[] {
     }
     out.push('');
   }
+  const mono = all.filter((m) => m.scenario === 'monorepo');
+  if (mono.length) {
+    out.push(
+      '### Monorepo: many packages in one action run',
+      '',
+      '`node dist/index.js` with `mode: preview`, `comment: false` and `packages:` listing them (previews run ' +
+        'up to 8 packages at once on one client: one connection pool, one discovery).',
+      '',
+      '| latency | run | median | runs | min–max | ÷ one package |',
+      '|---|---|---:|---:|---:|---:|',
+    );
+    for (const [rtt, ms] of groupBy(mono, (m) => String(m.rttMs))) {
+      const cells = [...groupBy(ms, (m) => m.label)].map(([, xs]) => summarise(xs));
+      const single = cells.find((c) => c.label.includes('one package'))?.medianMs;
+      for (const c of cells)
+        out.push(
+          `| ${rttLabel(Number(rtt))} | ${c.label} | ${fmtMs(c.medianMs)} | ${runsText(c)} | ${fmtMs(c.minMs)}–${fmtMs(c.maxMs)} | ` +
+            `${fmtRatio(c.medianMs !== undefined && single ? c.medianMs / single : undefined)} |`,
+        );
+    }
+    out.push('');
+  }
   const rss = all.filter((m) => m.scenario === 'peak-rss');
   if (rss.length) {
     out.push('### Peak RSS', '', '| package | process and step | peak RSS | wall |', '|---|---|---:|---:|');

@@ -203,3 +203,68 @@ export async function measurePeakRss(ctx: BenchContext): Promise<void> {
     }
   }
 }
+
+/**
+ * Monorepo scale (issue 20): `node dist/index.js` previewing 40 packages of 25 Roles each (each in its own
+ * namespace) in one run, `packages:` listing them, `mode: preview`, `comment: false`, against the same
+ * action previewing one package of 1000 Roles. Through the same latency proxy as the lifecycle.
+ */
+export async function measureMonorepo(
+  ctx: BenchContext,
+  rep: number,
+  packages = 40,
+  each = 25,
+): Promise<void> {
+  const many: { ns: string; dir: string }[] = [];
+  const one = namespaceFor(packages * each, 'mono-one', rep);
+  try {
+    for (let i = 0; i < packages; i++) {
+      const ns = namespaceFor(each, `mono-${i}`, rep);
+      const dir = path.join(ctx.work, 'mono', ns);
+      await createNamespace(ctx.cp.admin, ns);
+      generatePackage({ dir, n: each, kind: 'roles', namespace: ns, name: ns });
+      many.push({ ns, dir });
+    }
+    await createNamespace(ctx.cp.admin, one);
+    const oneDir = path.join(ctx.work, 'mono', one);
+    generatePackage({ dir: oneDir, n: packages * each, kind: 'roles', namespace: one, name: one });
+    const variants = [
+      {
+        label: `node dist/index.js preview: one package of ${packages * each} Roles`,
+        pkgs: [path.relative(ctx.work, oneDir)],
+      },
+      {
+        label: `node dist/index.js preview: ${packages} packages × ${each} Roles`,
+        pkgs: many.map((m) => path.relative(ctx.work, m.dir)),
+      },
+    ];
+    for (const v of variants) {
+      const r = await spawnTimed(process.execPath, [distIndex], {
+        cwd: repoDir,
+        env: actionEnv(ctx.work, v.pkgs.join('\n'), 'preview', ctx.kubeconfig),
+        timeoutMs: 600_000,
+      });
+      ctx.record({
+        scenario: 'monorepo',
+        tool: 'action',
+        label: v.label,
+        n: packages * each,
+        rttMs: ctx.rttMs,
+        kind: 'roles',
+        rep,
+        ok: r.code === 0,
+        error:
+          r.code === 0 ? undefined : `exit ${r.code}: ${r.stdout.slice(-300)} ${r.stderrTail.slice(-300)}`,
+        startMs: r.startMs,
+        endMs: r.endMs,
+        wallMs: r.wallMs,
+        objects: packages * each,
+        extra: { packages: v.pkgs.length },
+      });
+    }
+  } finally {
+    for (const m of many) await deleteNamespace(ctx.cp.admin, m.ns);
+    await deleteNamespace(ctx.cp.admin, one);
+    fs.rmSync(path.join(ctx.work, 'mono'), { recursive: true, force: true });
+  }
+}

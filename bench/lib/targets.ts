@@ -149,6 +149,18 @@ export function targetsTable(ms: Measurement[]): string {
         });
       }
     }
+  for (const rtt of new Set(ms.filter((m) => m.scenario === 'monorepo').map((m) => m.rttMs))) {
+    const rows = ms.filter((m) => m.ok && m.scenario === 'monorepo' && m.rttMs === rtt);
+    const many = median(rows.filter((m) => (m.extra?.packages ?? 0) > 1).map((m) => m.wallMs));
+    const one = median(rows.filter((m) => m.extra?.packages === 1).map((m) => m.wallMs));
+    if (many !== undefined && one !== undefined)
+      checks.push({
+        target: 'preview of 40 packages × 25 objects ≤ 1.2x the preview of one 1000-object package',
+        where: `${rtt} ms RTT, node dist/index.js`,
+        measured: `${fmtRatio(many / one)} (${fmtMs(many)} vs ${fmtMs(one)})`,
+        met: many / one <= 1.2,
+      });
+  }
   for (const m of ms.filter((x) => x.scenario === 'peak-rss' && x.n >= 1000 && x.extra?.maxRssKb)) {
     const mb = (m.extra?.maxRssKb ?? 0) / 1024;
     checks.push({
