@@ -130,7 +130,7 @@ const info = {
 
 const loads: string[] = [];
 const write = () => {
-  const loadNote = `1-minute load average when each block started (other work on this machine shows here): ${loads.join(', ')}.`;
+  const loadNote = `1-minute load average when each block started and ended (other work on this machine shows here): ${loads.join(', ')}.`;
   const md = `${renderReport(info, measurements, [...notes, loadNote])}\n${targetsTable(measurements)}`;
   fs.writeFileSync(outMd, md);
   fs.writeFileSync(rawPath, measurements.map((m) => JSON.stringify(m)).join('\n') + '\n');
@@ -209,6 +209,7 @@ try {
         if (scenarios.has('peak-rss') && li === 0) await measurePeakRss(ctx);
         if (scenarios.has('monorepo') && n === ns[0])
           for (let rep = 0; rep < runs; rep++) await measureMonorepo(ctx, rep);
+        loads[loads.length - 1] += ` → ${os.loadavg()[0].toFixed(1)} at its end`;
         // the audit log is written in batches (up to 1 s late)
         await new Promise((r) => setTimeout(r, 2500));
         // the times are kept even when counting fails

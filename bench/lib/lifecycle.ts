@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { ControlPlane } from '../../scripts/control-plane/control-plane.js';
 import {
@@ -109,6 +110,7 @@ export async function runLifecycle(ctx: BenchContext, tool: Tool, rep: number, m
         timeoutMs: 900_000,
       });
       const maxRssKb = parseMaxRss(r.stderrTail);
+      const load1 = os.loadavg()[0];
       let error = r.code === 0 ? undefined : failure(r);
       const ours = parseOurs(r.stdout);
       // a tool that leaves the cluster otherwise than the step requires did not do the step
@@ -135,6 +137,7 @@ export async function runLifecycle(ctx: BenchContext, tool: Tool, rep: number, m
           extra: {
             ...(ours?.engineMs !== undefined ? { engineMs: ours.engineMs } : {}),
             ...(maxRssKb !== undefined ? { maxRssKb } : {}),
+            load1,
           },
         });
       }
