@@ -22,11 +22,12 @@ export interface AuditEvent {
 }
 
 /** Which tool a user agent belongs to (the gcloud kubectl dispatcher counts as kubectl: it is its binary). */
-export type AgentFamily = 'ours' | 'kpt' | 'kubectl';
+export type AgentFamily = 'ours' | 'kpt' | 'kubectl' | 'floor';
 
 export function agentFamily(userAgent: string): AgentFamily | undefined {
   if (userAgent.startsWith('kpt-live-action/')) return 'ours';
   if (userAgent.startsWith('kpt/')) return 'kpt';
+  if (userAgent.startsWith('bench-floor/')) return 'floor';
   if (userAgent.startsWith('kubectl/') || userAgent.startsWith('kubectl-dispatcher/')) return 'kubectl';
   return undefined;
 }

@@ -2,7 +2,8 @@
  * The benchmarks, side by side on one local control plane: this project vs kpt and kubectl.
  *
  *   node --import tsx bench/run.ts <scenario...> | --all  [--n 100,300,1000] [--latency 0,10,30] [--runs 5]
- *     [--kpt-runs R] [--kubectl-runs R] [--tools ours,ours-nopf,ours-tsx,kpt,kpt-ssa,kubectl,kubectl-prune]
+ *     [--kpt-runs R] [--kubectl-runs R]
+ *     [--tools ours,ours-nopf,action,ours-esbuild,ours-tsx,floor,kpt,kpt-ssa,kubectl,kubectl-prune]
  *     [--kind roles|mixed]
  *     [--exit-n 100] [--concurrency C] [--out bench/results/NAME.md]
  *
@@ -21,12 +22,12 @@ import { AuditReader, countRequests } from './audit-count.js';
 import { kubeconfigFor, startProxyProcess } from './lib/cluster-ops.js';
 import { type BenchContext, runLifecycle } from './lib/lifecycle.js';
 import { renderReport } from './lib/report.js';
-import { measureColdStart, measureExitLatency, measurePeakRss } from './lib/scenarios.js';
+import { measureColdStart, measureExitLatency, measureMonorepo, measurePeakRss } from './lib/scenarios.js';
 import type { Measurement } from './lib/stats.js';
 import { targetsTable } from './lib/targets.js';
 import { benchDir, detectTools, repoDir, type Step, Steps, type ToolName } from './lib/tools.js';
 
-const Extra = ['exit-latency', 'cold-start', 'peak-rss', 'bundle-size'] as const;
+const Extra = ['exit-latency', 'cold-start', 'peak-rss', 'bundle-size', 'monorepo'] as const;
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
@@ -36,7 +37,10 @@ const { values, positionals } = parseArgs({
     runs: { type: 'string', default: '5' },
     'kpt-runs': { type: 'string' },
     'kubectl-runs': { type: 'string' },
-    tools: { type: 'string', default: 'ours,ours-nopf,kpt,kpt-ssa,kubectl,kubectl-prune' },
+    tools: {
+      type: 'string',
+      default: 'ours,ours-nopf,action,ours-esbuild,floor,kpt,kpt-ssa,kubectl,kubectl-prune',
+    },
     kind: { type: 'string', default: 'roles' },
     'exit-n': { type: 'string', default: '100' },
     concurrency: { type: 'string' },
@@ -58,6 +62,9 @@ const runsFor: Record<ToolName, number> = {
   ours: runs,
   'ours-tsx': runs,
   'ours-nopf': runs,
+  action: runs,
+  'ours-esbuild': runs,
+  floor: runs,
   kpt: Number(values['kpt-runs'] ?? runs),
   'kpt-ssa': Number(values['kpt-runs'] ?? runs),
   kubectl: Number(values['kubectl-runs'] ?? runs),
@@ -78,21 +85,26 @@ for (const t of present)
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-bench-'));
 const bundle = path.join(work, 'run-ours.mjs');
-execFileSync(
-  path.join(repoDir, 'node_modules/.bin/esbuild'),
-  [
-    path.join(benchDir, 'run-ours.ts'),
-    '--bundle',
-    '--platform=node',
-    '--format=esm',
-    '--target=node20',
-    '--minify',
-    `--outfile=${bundle}`,
-    "--banner:js=import{createRequire}from'node:module';const require=createRequire(import.meta.url);",
-    '--log-level=warning',
-  ],
-  { stdio: 'inherit' },
-);
+const floor = path.join(work, 'floor.mjs');
+for (const [entry, outfile] of [
+  ['run-ours.ts', bundle],
+  ['floor.ts', floor],
+])
+  execFileSync(
+    path.join(repoDir, 'node_modules/.bin/esbuild'),
+    [
+      path.join(benchDir, entry),
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--target=node20',
+      '--minify',
+      `--outfile=${outfile}`,
+      "--banner:js=import{createRequire}from'node:module';const require=createRequire(import.meta.url);",
+      '--log-level=warning',
+    ],
+    { stdio: 'inherit' },
+  );
 
 log('starting the control plane');
 const cp = await startControlPlane({ log });
@@ -118,7 +130,7 @@ const info = {
 
 const loads: string[] = [];
 const write = () => {
-  const loadNote = `1-minute load average when each block started (other work on this machine shows here): ${loads.join(', ')}.`;
+  const loadNote = `1-minute load average when each block started and ended (other work on this machine shows here): ${loads.join(', ')}.`;
   const md = `${renderReport(info, measurements, [...notes, loadNote])}\n${targetsTable(measurements)}`;
   fs.writeFileSync(outMd, md);
   fs.writeFileSync(rawPath, measurements.map((m) => JSON.stringify(m)).join('\n') + '\n');
@@ -144,6 +156,7 @@ try {
     cp,
     work,
     bundle,
+    floor,
     kind: values.kind as 'roles' | 'mixed',
     concurrency: values.concurrency ? Number(values.concurrency) : undefined,
     log,
@@ -194,6 +207,9 @@ try {
           for (let rep = 0; rep < runs; rep++)
             await measureColdStart({ ...ctx, kubeconfig: cp.kubeconfigPath }, rep);
         if (scenarios.has('peak-rss') && li === 0) await measurePeakRss(ctx);
+        if (scenarios.has('monorepo') && n === ns[0])
+          for (let rep = 0; rep < runs; rep++) await measureMonorepo(ctx, rep);
+        loads[loads.length - 1] += ` → ${os.loadavg()[0].toFixed(1)} at its end`;
         // the audit log is written in batches (up to 1 s late)
         await new Promise((r) => setTimeout(r, 2500));
         // the times are kept even when counting fails
@@ -204,9 +220,11 @@ try {
           const family =
             m.tool.startsWith('ours') || m.tool === 'action'
               ? 'ours'
-              : m.tool.startsWith('kpt')
-                ? 'kpt'
-                : 'kubectl';
+              : m.tool === 'floor'
+                ? 'floor'
+                : m.tool.startsWith('kpt')
+                  ? 'kpt'
+                  : 'kubectl';
           m.requests = countRequests(events, { fromMs: m.startMs, toMs: m.endMs, family });
           if (m.scenario === 'cold-start') {
             const first = events

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { ControlPlane } from '../../scripts/control-plane/control-plane.js';
 import {
@@ -10,7 +11,7 @@ import {
   packageObjects,
 } from '../generate-package.js';
 import { createNamespace, deleteNamespace } from './cluster-ops.js';
-import { spawnTimed, type TimedRun } from './process.js';
+import { parseMaxRss, spawnTimed, type TimedRun } from './process.js';
 import type { Measurement } from './stats.js';
 import { repoDir, type Step, Steps, type Tool } from './tools.js';
 
@@ -18,6 +19,7 @@ export interface BenchContext {
   cp: ControlPlane;
   work: string;
   bundle: string;
+  floor: string;
   kind: 'roles' | 'mixed';
   n: number;
   rttMs: number;
@@ -98,13 +100,17 @@ export async function runLifecycle(ctx: BenchContext, tool: Tool, rep: number, m
         pkgName: ns,
         concurrency: ctx.concurrency,
         bundle: ctx.bundle,
+        floor: ctx.floor,
+        work: ctx.work,
       });
       if (!cmd) continue;
-      const r = await spawnTimed(cmd.cmd, cmd.args, {
+      const r = await spawnTimed(...withRss(cmd.cmd, cmd.args), {
         cwd: repoDir,
-        env: { ...process.env, ...cmd.env },
+        env: cmd.replaceEnv ? cmd.env : { ...process.env, ...cmd.env },
         timeoutMs: 900_000,
       });
+      const maxRssKb = parseMaxRss(r.stderrTail);
+      const load1 = os.loadavg()[0];
       let error = r.code === 0 ? undefined : failure(r);
       const ours = parseOurs(r.stdout);
       // a tool that leaves the cluster otherwise than the step requires did not do the step
@@ -128,9 +134,11 @@ export async function runLifecycle(ctx: BenchContext, tool: Tool, rep: number, m
           wallMs: r.wallMs,
           objects: expect[step].objects,
           kindNamespaces: expect[step].kindNamespaces,
-          extra: ours
-            ? { engineMs: ours.engineMs ?? Number.NaN, maxRssKb: ours.maxRssKb ?? Number.NaN }
-            : undefined,
+          extra: {
+            ...(ours?.engineMs !== undefined ? { engineMs: ours.engineMs } : {}),
+            ...(maxRssKb !== undefined ? { maxRssKb } : {}),
+            load1,
+          },
         });
       }
       if (error) {
@@ -145,8 +153,21 @@ export async function runLifecycle(ctx: BenchContext, tool: Tool, rep: number, m
   }
 }
 
+const timeBin = '/usr/bin/time';
+const haveTime = fs.existsSync(timeBin);
+
+/** Every command runs under `/usr/bin/time -v` when it is there (~1 ms): its peak RSS comes with the run. */
+function withRss(cmd: string, args: string[]): [string, string[]] {
+  return haveTime ? [timeBin, ['-v', cmd, ...args]] : [cmd, args];
+}
+
 function failure(r: TimedRun): string {
-  const tail = `${r.stderrTail}\n${r.stdout.slice(-2000)}`
+  // without /usr/bin/time -v's report
+  const stderr = r.stderrTail.replace(
+    /(Command exited with non-zero status \d+\n)?\tCommand being timed:[\s\S]*$/,
+    '',
+  );
+  const tail = `${stderr}\n${r.stdout.slice(-2000)}`
     .split('\n')
     .map((l) => l.trim())
     .filter(Boolean)

@@ -24,7 +24,18 @@ const scenarioTitle: Record<string, string> = {
   destroy: 'destroy',
 };
 
-const toolOrder = ['ours', 'ours-nopf', 'ours-tsx', 'action', 'kpt', 'kpt-ssa', 'kubectl', 'kubectl-prune'];
+const toolOrder = [
+  'ours',
+  'ours-nopf',
+  'action',
+  'ours-esbuild',
+  'ours-tsx',
+  'floor',
+  'kpt',
+  'kpt-ssa',
+  'kubectl',
+  'kubectl-prune',
+];
 
 function groupBy<T>(xs: T[], key: (x: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();
@@ -52,25 +63,33 @@ function runsText(c: Cell): string {
 /** The lifecycle table of one (kind, N, RTT) block. */
 function lifecycleTable(ms: Measurement[]): string[] {
   const lines = [
-    '| scenario | command | median | runs | min–max | requests (median) | requests ÷ (objects + kind/ns) | ÷ ours |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| scenario | command | median | per object | runs | min–max | peak RSS | requests (median) | requests ÷ (objects + kind/ns) | ÷ ours | ÷ floor |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const step of Steps) {
     const rows = ms.filter((m) => m.scenario === step);
     if (rows.length === 0) continue;
     const cells = new Map([...groupBy(rows, (m) => m.tool)].map(([t, xs]) => [t, summarise(xs)]));
     const ours = cells.get('ours')?.medianMs;
+    const floor = cells.get('floor')?.medianMs;
+    const ratio = (to: number | undefined, c: Cell) =>
+      fmtRatio(c.medianMs !== undefined && to ? c.medianMs / to : undefined);
     for (const tool of toolOrder) {
       const c = cells.get(tool);
       if (!c) continue;
       const b = budget(c);
+      const perObject = c.medianMs !== undefined && c.objects ? c.medianMs / c.objects : undefined;
+      const rss = c.extra.maxRssKb;
       lines.push(
-        `| ${scenarioTitle[step]} | ${c.label} | ${fmtMs(c.medianMs)} | ${runsText(c)} | ${fmtMs(c.minMs)}–${fmtMs(c.maxMs)} | ` +
+        `| ${scenarioTitle[step]} | ${c.label} | ${fmtMs(c.medianMs)} | ${perObject === undefined ? '–' : `${perObject.toFixed(2)} ms`} | ` +
+          `${runsText(c)} | ${fmtMs(c.minMs)}–${fmtMs(c.maxMs)} | ${rss ? `${(rss / 1024).toFixed(0)} MB` : '–'} | ` +
           `${c.requests ?? '–'} | ${b && c.requests !== undefined ? (c.requests / b).toFixed(2) : '–'} | ` +
-          `${tool === 'ours' ? '1' : fmtRatio(c.medianMs !== undefined && ours ? c.medianMs / ours : undefined)} |`,
+          `${tool === 'ours' ? '1' : ratio(ours, c)} | ${tool === 'floor' ? '1' : ratio(floor, c)} |`,
       );
       for (const e of c.errors)
-        lines.push(`|  | ↳ failed: ${e.replace(/\|/g, '/').replace(/\n/g, ' ').slice(0, 200)} | | | | | | |`);
+        lines.push(
+          `|  | ↳ failed: ${e.replace(/\|/g, '/').replace(/\n/g, ' ').slice(0, 200)} | | | | | | | | | |`,
+        );
     }
   }
   return lines;
@@ -101,8 +120,9 @@ export function renderReport(info: MachineInfo, all: Measurement[], notes: strin
     `Command: \`${info.command}\``,
     '',
     'Times are wall-clock, spawn to exit of each command in its own process (cold start included), medians ' +
-      'of the runs shown; `÷ ours` is the median of that command divided by ours (the bundled runner). ' +
-      'Requests are counted from the API server audit log per user agent.',
+      'of the runs shown; `÷ ours` is the median of that command divided by ours (`kpt-live`, the shipped CLI ' +
+      'bundle), `÷ floor` divided by the floor (bench/floor.ts: a bare server-side-apply loop). Peak RSS from ' +
+      '`/usr/bin/time -v`. Requests are counted from the API server audit log per user agent.',
     '',
   ];
   for (const n of notes) out.push(`> ${n}`);
@@ -163,6 +183,28 @@ function extraTables(all: Measurement[]): string[] {
         `| ${key.split('|')[0]} Roles | ${c.label} | ${fmtMs(c.extra.firstRequestMs)} | ${runsText(c)} | ` +
           `${fmtMs(Math.min(...firsts))}–${fmtMs(Math.max(...firsts))} | ${fmtMs(c.medianMs)} |`,
       );
+    }
+    out.push('');
+  }
+  const mono = all.filter((m) => m.scenario === 'monorepo');
+  if (mono.length) {
+    out.push(
+      '### Monorepo: many packages in one action run',
+      '',
+      '`node dist/index.js` with `mode: preview`, `comment: false` and `packages:` listing them (previews run ' +
+        'up to 8 packages at once on one client: one connection pool, one discovery).',
+      '',
+      '| latency | run | median | runs | min–max | ÷ one package |',
+      '|---|---|---:|---:|---:|---:|',
+    );
+    for (const [rtt, ms] of groupBy(mono, (m) => String(m.rttMs))) {
+      const cells = [...groupBy(ms, (m) => m.label)].map(([, xs]) => summarise(xs));
+      const single = cells.find((c) => c.label.includes('one package'))?.medianMs;
+      for (const c of cells)
+        out.push(
+          `| ${rttLabel(Number(rtt))} | ${c.label} | ${fmtMs(c.medianMs)} | ${runsText(c)} | ${fmtMs(c.minMs)}–${fmtMs(c.maxMs)} | ` +
+            `${fmtRatio(c.medianMs !== undefined && single ? c.medianMs / single : undefined)} |`,
+        );
     }
     out.push('');
   }

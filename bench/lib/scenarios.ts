@@ -2,43 +2,14 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { generatePackage } from '../generate-package.js';
+import { actionEnv } from './action-env.js';
 import { createNamespace, deleteNamespace } from './cluster-ops.js';
 import { type BenchContext, namespaceFor, parseOurs } from './lifecycle.js';
 import { parseMaxRss, spawnTimed } from './process.js';
-import { benchDir, repoDir, type Tool } from './tools.js';
+import { benchDir, cliBin, repoDir, type Tool } from './tools.js';
 
 const distIndex = path.join(repoDir, 'dist/index.js');
 const timeBin = '/usr/bin/time';
-
-/** The environment a GitHub runner gives `node dist/index.js` (workflow_dispatch, inputs as INPUT_*). */
-function actionEnv(ctx: BenchContext, pkg: string, mode: string, kubeconfig: string): NodeJS.ProcessEnv {
-  const runner = path.join(ctx.work, 'runner');
-  fs.mkdirSync(runner, { recursive: true });
-  const eventPath = path.join(runner, 'event.json');
-  fs.writeFileSync(eventPath, '{}');
-  for (const f of ['output', 'summary.md']) fs.writeFileSync(path.join(runner, f), '');
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    GITHUB_ACTIONS: 'true',
-    GITHUB_EVENT_NAME: 'workflow_dispatch',
-    GITHUB_EVENT_PATH: eventPath,
-    GITHUB_REPOSITORY: 'acme/platform',
-    GITHUB_SHA: '0'.repeat(40),
-    GITHUB_REF: 'refs/heads/main',
-    GITHUB_WORKSPACE: ctx.work,
-    GITHUB_API_URL: 'http://127.0.0.1:9',
-    GITHUB_SERVER_URL: 'https://github.example',
-    GITHUB_RUN_ID: '1',
-    GITHUB_OUTPUT: path.join(runner, 'output'),
-    GITHUB_STEP_SUMMARY: path.join(runner, 'summary.md'),
-    RUNNER_TEMP: runner,
-    INPUT_MODE: mode,
-    INPUT_PACKAGES: pkg,
-    INPUT_KUBECONFIG: fs.readFileSync(kubeconfig, 'utf8'),
-    INPUT_COMMENT: 'false',
-  };
-}
 
 /**
  * Exit latency: a package of N Roles plus one Deployment whose pod turns Ready 3 s late. An independent
@@ -84,8 +55,14 @@ export async function measureExitLatency(ctx: BenchContext, tool: Tool, rep: num
       pkgName: ns,
       concurrency: ctx.concurrency,
       bundle: ctx.bundle,
+      floor: ctx.floor,
+      work: ctx.work,
     })!;
-    const r = await spawnTimed(cmd.cmd, cmd.args, { cwd: repoDir, timeoutMs: 300_000 });
+    const r = await spawnTimed(cmd.cmd, cmd.args, {
+      cwd: repoDir,
+      env: cmd.replaceEnv ? cmd.env : { ...process.env, ...cmd.env },
+      timeoutMs: 300_000,
+    });
     await Promise.race([exited, new Promise((res) => setTimeout(res, 10_000))]);
     const m = /CURRENT (\d+(?:\.\d+)?)/.exec(out);
     const current = m ? Number(m[1]) : undefined;
@@ -132,29 +109,19 @@ export async function measureColdStart(ctx: BenchContext, rep: number): Promise<
       label: 'node dist/index.js (the action, preview)',
       cmd: process.execPath,
       args: [distIndex],
-      env: actionEnv(ctx, ns, 'preview', ctx.kubeconfig),
+      env: actionEnv(ctx.work, ns, 'preview', ctx.kubeconfig),
     },
     {
       tool: 'ours',
-      label: 'bundled bench/run-ours.ts (preview)',
+      label: 'bin/kpt-live.js preview (the CLI bundle)',
       cmd: process.execPath,
-      args: [ctx.bundle, '--kubeconfig', ctx.kubeconfig, '--dir', dir, '--mode', 'preview'],
+      args: [cliBin, 'preview', dir, '--kubeconfig', ctx.kubeconfig],
     },
     {
-      tool: 'ours-tsx',
-      label: 'node --import tsx bench/run-ours.ts (preview)',
+      tool: 'ours-esbuild',
+      label: 'bench/run-ours.ts bundled by esbuild (preview)',
       cmd: process.execPath,
-      args: [
-        '--import',
-        'tsx',
-        path.join(benchDir, 'run-ours.ts'),
-        '--kubeconfig',
-        ctx.kubeconfig,
-        '--dir',
-        dir,
-        '--mode',
-        'preview',
-      ],
+      args: [ctx.bundle, '--kubeconfig', ctx.kubeconfig, '--dir', dir, '--mode', 'preview'],
     },
   ];
   try {
@@ -204,7 +171,7 @@ export async function measurePeakRss(ctx: BenchContext): Promise<void> {
           which === 'action'
             ? [distIndex]
             : [ctx.bundle, '--kubeconfig', ctx.kubeconfig, '--dir', dir, '--mode', mode];
-        const env = which === 'action' ? actionEnv(ctx, ns, mode, ctx.kubeconfig) : { ...process.env };
+        const env = which === 'action' ? actionEnv(ctx.work, ns, mode, ctx.kubeconfig) : { ...process.env };
         if (!haveTime) env.NODE_OPTIONS = `--import ${hook}`;
         const r = haveTime
           ? await spawnTimed(timeBin, ['-v', process.execPath, ...node], {
@@ -234,5 +201,70 @@ export async function measurePeakRss(ctx: BenchContext): Promise<void> {
       await deleteNamespace(ctx.cp.admin, ns);
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  }
+}
+
+/**
+ * Monorepo scale (issue 20): `node dist/index.js` previewing 40 packages of 25 Roles each (each in its own
+ * namespace) in one run, `packages:` listing them, `mode: preview`, `comment: false`, against the same
+ * action previewing one package of 1000 Roles. Through the same latency proxy as the lifecycle.
+ */
+export async function measureMonorepo(
+  ctx: BenchContext,
+  rep: number,
+  packages = 40,
+  each = 25,
+): Promise<void> {
+  const many: { ns: string; dir: string }[] = [];
+  const one = namespaceFor(packages * each, 'mono-one', rep);
+  try {
+    for (let i = 0; i < packages; i++) {
+      const ns = namespaceFor(each, `mono-${i}`, rep);
+      const dir = path.join(ctx.work, 'mono', ns);
+      await createNamespace(ctx.cp.admin, ns);
+      generatePackage({ dir, n: each, kind: 'roles', namespace: ns, name: ns });
+      many.push({ ns, dir });
+    }
+    await createNamespace(ctx.cp.admin, one);
+    const oneDir = path.join(ctx.work, 'mono', one);
+    generatePackage({ dir: oneDir, n: packages * each, kind: 'roles', namespace: one, name: one });
+    const variants = [
+      {
+        label: `node dist/index.js preview: one package of ${packages * each} Roles`,
+        pkgs: [path.relative(ctx.work, oneDir)],
+      },
+      {
+        label: `node dist/index.js preview: ${packages} packages × ${each} Roles`,
+        pkgs: many.map((m) => path.relative(ctx.work, m.dir)),
+      },
+    ];
+    for (const v of variants) {
+      const r = await spawnTimed(process.execPath, [distIndex], {
+        cwd: repoDir,
+        env: actionEnv(ctx.work, v.pkgs.join('\n'), 'preview', ctx.kubeconfig),
+        timeoutMs: 600_000,
+      });
+      ctx.record({
+        scenario: 'monorepo',
+        tool: 'action',
+        label: v.label,
+        n: packages * each,
+        rttMs: ctx.rttMs,
+        kind: 'roles',
+        rep,
+        ok: r.code === 0,
+        error:
+          r.code === 0 ? undefined : `exit ${r.code}: ${r.stdout.slice(-300)} ${r.stderrTail.slice(-300)}`,
+        startMs: r.startMs,
+        endMs: r.endMs,
+        wallMs: r.wallMs,
+        objects: packages * each,
+        extra: { packages: v.pkgs.length },
+      });
+    }
+  } finally {
+    for (const m of many) await deleteNamespace(ctx.cp.admin, m.ns);
+    await deleteNamespace(ctx.cp.admin, one);
+    fs.rmSync(path.join(ctx.work, 'mono'), { recursive: true, force: true });
   }
 }

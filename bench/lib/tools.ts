@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentFamily } from '../audit-count.js';
 import { objectFiles } from '../generate-package.js';
+import { actionEnv } from './action-env.js';
 
 export const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const repoDir = path.resolve(benchDir, '..');
@@ -20,7 +21,22 @@ export const Steps = [
 ] as const;
 export type Step = (typeof Steps)[number];
 
-export type ToolName = 'ours' | 'ours-tsx' | 'ours-nopf' | 'kpt' | 'kpt-ssa' | 'kubectl' | 'kubectl-prune';
+export type ToolName =
+  | 'ours'
+  | 'ours-nopf'
+  | 'action'
+  | 'ours-esbuild'
+  | 'ours-tsx'
+  | 'floor'
+  | 'kpt'
+  | 'kpt-ssa'
+  | 'kubectl'
+  | 'kubectl-prune';
+
+/** The shipped CLI (`kpt-live`: the ncc bundle dist/cli/index.js behind bin/kpt-live.js). */
+export const cliBin = path.join(repoDir, 'bin/kpt-live.js');
+/** The shipped action (the ncc bundle a runner starts with `node dist/index.js`). */
+export const actionBundle = path.join(repoDir, 'dist/index.js');
 
 export interface StepContext {
   pkgDir: string;
@@ -30,6 +46,10 @@ export interface StepContext {
   concurrency?: number;
   /** The bundled runner (esbuild output of bench/run-ours.ts). */
   bundle: string;
+  /** The bundled floor (esbuild output of bench/floor.ts). */
+  floor: string;
+  /** The bench's work directory: the packages' parent, the action's GITHUB_WORKSPACE. */
+  work: string;
 }
 
 export interface Command {
@@ -38,7 +58,9 @@ export interface Command {
   /** What the table calls this command. */
   label: string;
   /** Extra environment variables. */
-  env?: Record<string, string>;
+  env?: NodeJS.ProcessEnv;
+  /** `env` is the whole environment (a runner's), not additions to the bench's. */
+  replaceEnv?: boolean;
 }
 
 export interface Tool {
@@ -57,6 +79,17 @@ const previewSteps = new Set<Step>(['preview-first', 'preview-noop', 'preview-ch
 function ourCommand(step: Step, ctx: StepContext, runner: string[], label: string): Command {
   const mode = previewSteps.has(step) ? 'preview' : step === 'destroy' ? 'destroy' : 'apply';
   const args = [...runner, '--kubeconfig', ctx.kubeconfig, '--dir', ctx.pkgDir, '--mode', mode];
+  if (ctx.concurrency) args.push('--concurrency', String(ctx.concurrency));
+  return { cmd: process.execPath, args, label: `${label} ${mode}` };
+}
+
+const stepMode = (step: Step) =>
+  previewSteps.has(step) ? 'preview' : step === 'destroy' ? 'destroy' : 'apply';
+
+/** `kpt-live <mode> DIR --kubeconfig K`, as a user runs the shipped CLI. */
+function cliCommand(step: Step, ctx: StepContext, extra: string[], label: string): Command {
+  const mode = stepMode(step);
+  const args = [cliBin, mode, ctx.pkgDir, '--kubeconfig', ctx.kubeconfig, ...extra];
   if (ctx.concurrency) args.push('--concurrency', String(ctx.concurrency));
   return { cmd: process.execPath, args, label: `${label} ${mode}` };
 }
@@ -87,16 +120,60 @@ export function detectTools(names: ToolName[]): Tool[] {
     ours: {
       name: 'ours',
       family: 'ours',
-      version: 'bundled bench/run-ours.ts (esbuild), node',
-      command: (step, ctx) => ourCommand(step, ctx, [ctx.bundle], 'ours'),
+      missing: fs.existsSync(path.join(repoDir, 'dist/cli/index.js'))
+        ? undefined
+        : 'dist/cli/index.js not built (npm run package)',
+      version: 'bin/kpt-live.js (the ncc CLI bundle dist/cli), node',
+      command: (step, ctx) => cliCommand(step, ctx, [], 'kpt-live'),
     },
     'ours-nopf': {
       name: 'ours-nopf',
       family: 'ours',
-      version: 'bundled bench/run-ours.ts --no-preflight',
+      version: 'bin/kpt-live.js --no-preflight',
+      // preview always dry-runs every object and destroy has no pre-flight: apply steps only
+      command: (step, ctx) =>
+        applySteps.has(step)
+          ? cliCommand(step, ctx, ['--no-preflight'], 'kpt-live --no-preflight')
+          : undefined,
+    },
+    action: {
+      name: 'action',
+      family: 'ours',
+      missing: fs.existsSync(actionBundle) ? undefined : 'dist/index.js not built (npm run package)',
+      version: 'node dist/index.js (the ncc action bundle) with INPUT_* as a runner sets them',
       command: (step, ctx) => {
-        const c = ourCommand(step, ctx, [ctx.bundle], 'ours --no-preflight');
-        return { ...c, args: [...c.args, '--no-preflight'] };
+        const mode = stepMode(step);
+        const inputs: Record<string, string> = ctx.concurrency
+          ? { concurrency: String(ctx.concurrency) }
+          : {};
+        return {
+          cmd: process.execPath,
+          args: [actionBundle],
+          label: `node dist/index.js (mode: ${mode})`,
+          env: actionEnv(ctx.work, path.relative(ctx.work, ctx.pkgDir), mode, ctx.kubeconfig, inputs),
+          replaceEnv: true,
+        };
+      },
+    },
+    'ours-esbuild': {
+      name: 'ours-esbuild',
+      family: 'ours',
+      version: 'bench/run-ours.ts bundled by esbuild from src/ (not shipped)',
+      command: (step, ctx) => ourCommand(step, ctx, [ctx.bundle], 'run-ours (esbuild of src/)'),
+    },
+    floor: {
+      name: 'floor',
+      family: 'floor',
+      version: 'bench/floor.ts bundled by esbuild: bare keep-alive server-side-apply loop, 32 sockets',
+      command: (step, ctx) => {
+        const mode = stepMode(step);
+        const args = [ctx.floor, '--kubeconfig', ctx.kubeconfig, '--dir', ctx.pkgDir, '--mode', mode];
+        if (step === 'changed-apply') args.push('--prune');
+        return {
+          cmd: process.execPath,
+          args,
+          label: `floor ${mode}${step === 'changed-apply' ? ' --prune' : ''}`,
+        };
       },
     },
     'ours-tsx': {

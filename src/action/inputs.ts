@@ -40,6 +40,8 @@ export interface ActionInputs {
   driftIssue: boolean;
   /** Drift mode: fail the step when drift is found. */
   failOnDrift: boolean;
+  /** Packages applied or destroyed at once (default 1: in order); previews run at least 8 at once. */
+  packageConcurrency: number;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -148,6 +150,12 @@ export function parseInputs(): ActionInputs {
       `Invalid input 'history-limit': "${limitText}" (expected a whole number of records to keep, at least 1)`,
     );
   }
+  const concurrencyText = core.getInput('package-concurrency').trim() || '1';
+  if (!/^\d+$/.test(concurrencyText) || Number(concurrencyText) < 1) {
+    throw new Error(
+      `Invalid input 'package-concurrency': "${concurrencyText}" (expected a whole number of packages at once, at least 1)`,
+    );
+  }
   return {
     mode,
     packages: core
@@ -168,5 +176,6 @@ export function parseInputs(): ActionInputs {
     allowStale: bool('allow-stale', false),
     driftIssue: bool('drift-issue', false),
     failOnDrift: bool('fail-on-drift', false),
+    packageConcurrency: Number(concurrencyText),
   };
 }

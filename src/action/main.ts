@@ -7,6 +7,7 @@ import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
 import { createOctokit, type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
+import { forEachAtMost, packagesAtOnce } from './package-concurrency.js';
 import { PreviewComments } from './preview-comments.js';
 import { runRemovedPackage } from './removed-package.js';
 import { eventLogger, reportPackage } from './report-package.js';
@@ -49,57 +50,83 @@ export async function run(): Promise<void> {
       return;
     }
     const conn = await connectCluster(inputs.kubeconfig, inputs.context);
+    const atOnce = packagesAtOnce(mode, inputs.packageConcurrency);
+    if (atOnce > 1 && units.length > 1)
+      core.info(
+        `${mode}: ${units.length} packages, up to ${atOnce} at once (one connection pool, one discovery)`,
+      );
     const results: PackageRunResult[] = [];
+    let reported = Promise.resolve();
     try {
-      for (const unit of units) {
-        if (abort.signal.aborted) break;
-        let secrets: string[] = [];
-        const emit = eventLogger(() => secrets);
-        core.startGroup(`${mode} ${unit.path}`);
-        let result: PackageRunResult;
-        if (unit.removed && (mode === 'preview' || mode === 'apply')) {
-          result = await runRemovedPackage(conn.client, unit, mode, {
-            repoRoot,
-            options: inputs.run,
-            destroyRemovedPackages: inputs.destroyRemovedPackages,
-            emit,
+      await forEachAtMost(
+        units,
+        Math.min(atOnce, units.length),
+        async (unit) => {
+          let secrets: string[] = [];
+          // one package at a time logs as it goes; several at once keep each package's lines together
+          const lines: string[] | undefined = atOnce > 1 && units.length > 1 ? [] : undefined;
+          const log = (line: string) => (lines ? lines.push(line) : core.info(line));
+          const emit = eventLogger(() => secrets, log);
+          if (!lines) core.startGroup(`${mode} ${unit.path}`);
+          let result: PackageRunResult;
+          if (unit.removed && (mode === 'preview' || mode === 'apply')) {
+            result = await runRemovedPackage(conn.client, unit, mode, {
+              repoRoot,
+              options: inputs.run,
+              destroyRemovedPackages: inputs.destroyRemovedPackages,
+              emit,
+            });
+          } else {
+            result = await runPackage(conn.client, unit.path, mode, {
+              repoRoot,
+              defaultNamespace: inputs.namespace || conn.access.namespace,
+              options: inputs.run,
+              emit,
+              onPrepared: (p) => {
+                secrets = collectSecretValues(p.objects.map((o) => o.object));
+              },
+              signal: abort.signal,
+              history: {
+                commit: ctx.sha,
+                trigger: ctx.runUrl,
+                keep: inputs.historyLimit,
+                allowStale: inputs.allowStale,
+              },
+              onProgress: log,
+              onPlanned: feedback?.planCheck(unit.path),
+              previewContext: {
+                cluster: conn.access.clusterName,
+                commit: ctx.pullRequest?.headSha ?? ctx.sha,
+                targetBranch: ctx.defaultBranch,
+                runUrl: ctx.runUrl,
+              },
+            });
+          }
+          if (lines) {
+            core.startGroup(`${mode} ${unit.path}`);
+            for (const line of lines) core.info(line);
+          }
+          core.endGroup();
+          const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
+          results.push(result);
+          // the PR comment goes out concurrently with other packages' (a rate limit is waited out); the
+          // job summary section and the apply feedback one package at a time, in the order packages finish
+          const comment =
+            result.preview && mode === 'preview' ? comments.onPreview(result) : Promise.resolve();
+          reported = reported.then(async () => {
+            await core.summary.addRaw(summary, true).write();
+            if (feedback && mode === 'apply') await feedback.report(result, secrets);
           });
-        } else {
-          result = await runPackage(conn.client, unit.path, mode, {
-            repoRoot,
-            defaultNamespace: inputs.namespace || conn.access.namespace,
-            options: inputs.run,
-            emit,
-            onPrepared: (p) => {
-              secrets = collectSecretValues(p.objects.map((o) => o.object));
-            },
-            signal: abort.signal,
-            history: {
-              commit: ctx.sha,
-              trigger: ctx.runUrl,
-              keep: inputs.historyLimit,
-              allowStale: inputs.allowStale,
-            },
-            onProgress: (line) => core.info(line),
-            onPlanned: feedback?.planCheck(unit.path),
-            previewContext: {
-              cluster: conn.access.clusterName,
-              commit: ctx.pullRequest?.headSha ?? ctx.sha,
-              targetBranch: ctx.defaultBranch,
-              runUrl: ctx.runUrl,
-            },
-          });
-        }
-        core.endGroup();
-        const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
-        await core.summary.addRaw(summary, true).write();
-        if (result.preview && mode === 'preview') await comments.onPreview(result);
-        if (feedback && mode === 'apply') await feedback.report(result, secrets);
-        results.push(result);
-      }
+          await Promise.all([comment, reported]);
+        },
+        () => abort.signal.aborted,
+      );
     } finally {
       conn.client.close();
     }
+    // the packages' order, whichever finished first
+    const order = new Map(units.map((u, i) => [u.path, i]));
+    results.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
     if (mode === 'preview' && !abort.signal.aborted)
       await comments.finish([...units.map((u) => u.path), ...results.map((r) => r.path)]);
     setOutputs(results);

@@ -12,10 +12,13 @@ import { renderApplyJobSummary, renderPreviewJobSummary } from '../report/job-su
 import { renderPreviewText } from '../report/preview-text.js';
 
 /** Streams engine events into the log as kpt's event lines (Secret values scrubbed). */
-export function eventLogger(secretValues: () => readonly string[]) {
+export function eventLogger(
+  secretValues: () => readonly string[],
+  log: (line: string) => void = (line) => core.info(line),
+) {
   return (event: RunEvent) => {
     const line = renderEventText(event, { secretValues: secretValues() });
-    if (line !== undefined) core.info(line);
+    if (line !== undefined) log(line);
   };
 }
 

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import type https from 'node:https';
-import { KubeConfig } from '@kubernetes/client-node';
 import { type CachedCredential, cachedCredential } from './credential-cache.js';
 import { type ExecResult, runExecPlugin } from './exec-plugin.js';
 import type { ClusterAccess } from './kube-config.js';
@@ -160,16 +159,41 @@ function b64(data: string): string {
   return Buffer.from(data, 'base64').toString('utf8');
 }
 
-/** Legacy `auth-provider` users (oidc, azure, gcp): client-node works out their headers, as before. */
+/**
+ * Legacy `auth-provider` users (azure, gcp, oidc): client-node's own authenticator for the provider works out
+ * their headers, as client-node's KubeConfig did. Only that authenticator's module is imported, and only when
+ * such a user connects: importing client-node's entry (or its KubeConfig, which pulls in the generated API
+ * classes) would put ~14 MB of code on every start (issue 20: cold start).
+ */
 function clientNodeAuth(access: ClusterAccess): (opts: https.RequestOptions) => Promise<void> {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: access.cluster.name, server: access.cluster.server, skipTLSVerify: true }],
-    users: [{ name: access.user.name, authProvider: access.user.authProvider }],
-    contexts: [{ name: 'c', cluster: access.cluster.name, user: access.user.name }],
-    currentContext: 'c',
-  });
+  const user = { name: access.user.name, authProvider: access.user.authProvider };
+  const loaded = loadAuthenticator(access.user.authProvider?.name);
   return async (opts) => {
-    await kc.applyToHTTPSOptions(opts);
+    const authenticator = await loaded;
+    opts.headers ??= {};
+    if (authenticator?.isAuthProvider(user)) await authenticator.applyAuthentication(user, opts);
   };
+}
+
+interface Authenticator {
+  isAuthProvider(user: object): boolean;
+  applyAuthentication(user: object, opts: https.RequestOptions): Promise<void>;
+}
+
+async function loadAuthenticator(name: string | undefined): Promise<Authenticator | undefined> {
+  switch (name) {
+    case 'azure':
+      return new (await import('@kubernetes/client-node/dist/azure_auth.js')).AzureAuth() as Authenticator;
+    case 'gcp':
+      return new (
+        await import('@kubernetes/client-node/dist/gcp_auth.js')
+      ).GoogleCloudPlatformAuth() as Authenticator;
+    case 'oidc':
+      return new (
+        await import('@kubernetes/client-node/dist/oidc_auth.js')
+      ).OpenIDConnectAuth() as Authenticator;
+    default:
+      // client-node knows no other provider either: no headers, the server answers 401
+      return undefined;
+  }
 }

@@ -113,6 +113,12 @@ export interface GitHubServerOptions {
   issues?: SeedIssue[];
   /** Labels that exist before the run. */
   labels?: string[];
+  /**
+   * GitHub's secondary rate limit on content-creating requests: after `writes` writes (POST, PATCH, PUT,
+   * DELETE), every write for the next `retryAfterSeconds` is refused with `status` (403, as GitHub mostly
+   * answers, or 429), a `retry-after` header and GitHub's message; then the count starts again.
+   */
+  secondaryRateLimit?: { writes: number; retryAfterSeconds: number; status?: 403 | 429 };
 }
 
 export interface GitHubServer {
@@ -131,6 +137,7 @@ class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -306,6 +313,23 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     return items.slice((current - 1) * perPage, current * perPage);
   }
 
+  let writesInWindow = 0;
+  let blockedUntil = 0;
+  function limitWrites(limit: NonNullable<GitHubServerOptions['secondaryRateLimit']>) {
+    const now = Date.now();
+    if (now >= blockedUntil && writesInWindow >= limit.writes) {
+      blockedUntil = now + limit.retryAfterSeconds * 1000;
+      writesInWindow = 0;
+    }
+    if (now < blockedUntil)
+      throw new HttpError(
+        limit.status ?? 403,
+        'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+        { 'retry-after': String(Math.ceil((blockedUntil - now) / 1000)) },
+      );
+    writesInWindow++;
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse, token: string | undefined, body: unknown) {
     const u = new URL(req.url ?? '/', 'http://localhost');
     const m = u.pathname.match(/^\/repos\/([^/]+)\/([^/]+)\/(.+)$/);
@@ -317,6 +341,7 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     if (method !== 'GET' && !writeTokens.has(token)) {
       throw new HttpError(403, 'Resource not accessible by integration');
     }
+    if (method !== 'GET' && opts.secondaryRateLimit) limitWrites(opts.secondaryRateLimit);
     const pullFiles = method === 'GET' ? rest.match(/^pulls\/(\d+)\/files$/) : null;
     const compare = method === 'GET' ? rest.match(/^compare\/(.+)\.\.\.(.+)$/) : null;
     const issueComments = rest.match(/^issues\/(\d+)\/comments$/);
@@ -493,6 +518,7 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
       } catch (err) {
         const status = err instanceof HttpError ? err.status : 500;
         res.statusCode = status;
+        if (err instanceof HttpError) for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
         record.status = status;
         out = {
           message: err instanceof Error ? err.message : String(err),

@@ -1,4 +1,6 @@
+import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
+import { waitOutRateLimits } from './rate-limit.js';
 
 /** The Octokit `@actions/github` builds: REST endpoint methods plus `paginate`. */
 export type GitHubClient = ReturnType<typeof getOctokit>;
@@ -18,13 +20,25 @@ export function apiBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
  * explicitly rather than left to `@actions/github`, which reads `GITHUB_API_URL` once when the module is
  * first imported, so the choice is visible here and tests can point it anywhere.
  */
-export function createOctokit(token: string, opts: { baseUrl?: string } = {}): GitHubClient {
+export function createOctokit(
+  token: string,
+  opts: { baseUrl?: string; onRateLimit?: (waitMs: number, attempt: number) => void } = {},
+): GitHubClient {
   if (!token) {
     throw new Error(
       'no GitHub token: set the "github-token" input (its default is the workflow token, github.token) or set "comment: false"',
     );
   }
-  return getOctokit(token, { baseUrl: opts.baseUrl ?? apiBaseUrl() });
+  const octokit = getOctokit(token, { baseUrl: opts.baseUrl ?? apiBaseUrl() });
+  // a secondary rate limit (many packages' comments at once) is waited out, not failed
+  octokit.hook.wrap(
+    'request',
+    waitOutRateLimits(
+      opts.onRateLimit ??
+        ((ms) => core.info(`GitHub rate limit: waiting ${Math.ceil(ms / 1000)} s before retrying`)),
+    ),
+  );
+  return octokit;
 }
 
 /** HTTP status of an Octokit RequestError (or anything shaped like one); undefined for other errors. */

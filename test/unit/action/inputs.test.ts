@@ -36,6 +36,17 @@ describe('parseInputs', () => {
     expect(i.driftIssue).toBe(false);
     expect(i.failOnDrift).toBe(false);
     expect(i.commentKey).toBe('');
+    expect(i.packageConcurrency).toBe(1);
+  });
+
+  it('reads package-concurrency (a whole number, at least 1)', () => {
+    withInputs({ 'package-concurrency': ' 4 ' });
+    expect(parseInputs().packageConcurrency).toBe(4);
+    for (const bad of ['0', '-1', '2.5', 'many']) {
+      vi.unstubAllEnvs();
+      withInputs({ 'package-concurrency': bad });
+      expect(() => parseInputs()).toThrow(`Invalid input 'package-concurrency': "${bad}"`);
+    }
   });
 
   it('reads the drift mode and its inputs', () => {

@@ -42,6 +42,21 @@ describe('createCredentialProvider', () => {
     expect(await p.refresh(c)).toBe(false);
   });
 
+  it('gets a legacy auth-provider user its headers from client-node (gcp: the cached access token)', async () => {
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const user = {
+      name: 'u',
+      authProvider: { name: 'gcp', config: { 'access-token': 'ya29.cached', expiry: future } },
+    };
+    const c = await createCredentialProvider(access(user)).get();
+    expect(c.headers.Authorization).toBe('Bearer ya29.cached');
+    // a provider client-node does not know adds nothing (the server then answers 401)
+    const other = await createCredentialProvider(
+      access({ name: 'u', authProvider: { name: 'keystone', config: {} } }),
+    ).get();
+    expect(other.headers.Authorization).toBeUndefined();
+  });
+
   it('sends basic auth for username/password', async () => {
     const c = await createCredentialProvider(access({ name: 'u', username: 'bob', password: 'pw' })).get();
     expect(c.headers.Authorization).toBe(`Basic ${Buffer.from('bob:pw').toString('base64')}`);

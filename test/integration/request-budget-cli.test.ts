@@ -1,0 +1,153 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuditEvent, auditOffset, flushAudit } from '../support/audit-log.js';
+import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
+import { runCli } from './cli-helpers.js';
+
+/**
+ * Issue 20: the whole request budget of a `kpt-live` run, not only the per-object requests: discovery, the
+ * ResourceGroup CRD check, the lock (Lease), the inventory, the deploy history, the objects. The CLI runs
+ * as an impersonated user of its own (admin token + `as:`), so the audit log shows every request of the run
+ * apart from other tests' requests, whatever their resource or namespace. The totals are pinned: a change
+ * that adds a request anywhere in a run shows up here.
+ */
+const api = adminClient();
+const audit = controlPlane().auditLogPath;
+const user = uniqueName('kpt-budget');
+const objects = 20;
+
+let ns: string;
+let kubeconfig: string;
+let work: string;
+
+beforeAll(async () => {
+  const role = uniqueName('kpt-budget');
+  await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRole',
+    metadata: { name: role },
+    rules: [
+      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+      { nonResourceURLs: ['*'], verbs: ['*'] },
+    ],
+  });
+  await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'ClusterRoleBinding',
+    metadata: { name: role },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
+  });
+  ns = await createNamespace(api, 'budget-cli');
+  // the CRD as other tests may already have left it: installed (its install is not this budget's to pin)
+  const installed = await runCli(['install-resource-group'], { cwd: os.tmpdir() });
+  expect(installed.code, installed.stderr).toBe(0);
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-budget-'));
+  kubeconfig = path.join(work, 'kubeconfig');
+  const admin = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
+  fs.writeFileSync(kubeconfig, admin.replace(/^(\s+token: .*)$/m, `$1\n    as: ${user}`), { mode: 0o600 });
+  const dir = path.join(work, 'pkg');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(
+    path.join(dir, 'Kptfile'),
+    'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n  annotations:\n    config.kubernetes.io/local-config: "true"\n',
+  );
+  fs.writeFileSync(
+    path.join(dir, 'resourcegroup.yaml'),
+    `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: inventory-budget\n  namespace: ${ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${ns}-budget\n`,
+  );
+  fs.writeFileSync(
+    path.join(dir, 'configmaps.yaml'),
+    Array.from(
+      { length: objects },
+      (_, i) =>
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n  namespace: ${ns}\ndata:\n  k: "${i}"\n`,
+    ).join('---\n'),
+  );
+});
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+/** Every request the run sent (as `user`), as `verb resource` (dry-runs and discovery apart) → count. */
+async function requestsOf(args: string[]): Promise<{ total: number; byKind: Record<string, number> }> {
+  const offset = auditOffset(audit);
+  const r = await runCli([...args, 'pkg', '--kubeconfig', kubeconfig], { cwd: work });
+  expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+  const events = (await flushAudit(api, audit, offset)).filter(
+    (e: AuditEvent) => e.impersonatedUser?.username === user,
+  );
+  const byKind: Record<string, number> = {};
+  for (const e of events) {
+    const what = e.objectRef?.resource
+      ? `${e.verb} ${e.objectRef.resource}${/[?&]dryRun=/.test(e.requestURI) ? ' (dry-run)' : ''}`
+      : `${e.verb} discovery`;
+    byKind[what] = (byKind[what] ?? 0) + 1;
+  }
+  return { total: events.length, byKind };
+}
+
+describe('every request of a kpt-live run', () => {
+  it('first apply, no-op re-apply, preview and destroy of 20 ConfigMaps: pinned totals', async () => {
+    const first = await requestsOf(['apply']);
+    const noop = await requestsOf(['apply']);
+    const preview = await requestsOf(['preview']);
+    const destroy = await requestsOf(['destroy']);
+    // per run: discovery of the API groups the run touches; the lock (a Lease created and deleted); the
+    // inventory (ResourceGroup); one LIST of the package's kind; the deploy history (a ConfigMap per record)
+    expect(first).toEqual({
+      total: objects + 13,
+      byKind: {
+        'get discovery': 3,
+        'create leases': 1,
+        'delete leases': 1,
+        // the inventory does not exist yet: created before any object, its status written at the end
+        'get resourcegroups': 1,
+        'create resourcegroups': 1,
+        'update resourcegroups': 1,
+        // the package's ConfigMaps, a legacy ConfigMap inventory (none), the history records
+        'list configmaps': 3,
+        // pre-flight: one dry-run per kind and namespace of the first wave's new objects
+        'patch configmaps (dry-run)': 1,
+        'patch configmaps': objects,
+        'create configmaps': 1,
+      },
+    });
+    // every object dry-run, none written: the dry-run says it is unchanged
+    expect(noop).toEqual({
+      total: objects + 9,
+      byKind: {
+        'get discovery': 3,
+        'create leases': 1,
+        'delete leases': 1,
+        'get resourcegroups': 1,
+        'list configmaps': 2,
+        'patch configmaps (dry-run)': objects,
+        'create configmaps': 1,
+      },
+    });
+    // no lock, no history, no writes
+    expect(preview).toEqual({
+      total: objects + 4,
+      byKind: {
+        'get discovery': 2,
+        'get resourcegroups': 1,
+        'list configmaps': 1,
+        'patch configmaps (dry-run)': objects,
+      },
+    });
+    // one DELETE per object and per history record (two applies: two records), then the inventory
+    expect(destroy).toEqual({
+      total: objects + 13,
+      byKind: {
+        'get discovery': 4,
+        'create leases': 1,
+        'delete leases': 1,
+        'get resourcegroups': 1,
+        'list configmaps': 3,
+        'delete configmaps': objects + 2,
+        'delete resourcegroups': 1,
+      },
+    });
+  });
+});
