@@ -1,5 +1,6 @@
 import * as core from '@actions/core';
 import { failed, isBlockedOutcome } from '../apply/run-result.js';
+import { forEachAtMost, packagesAtOnce } from '../pipeline/package-concurrency.js';
 import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
 import { collectSecretValues } from '../preview/redact.js';
 import { ApplyFeedback } from './apply-feedback.js';
@@ -7,7 +8,6 @@ import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
 import { createOctokit, type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
-import { forEachAtMost, packagesAtOnce } from './package-concurrency.js';
 import { PreviewComments } from './preview-comments.js';
 import { runRemovedPackage } from './removed-package.js';
 import { eventLogger, reportPackage } from './report-package.js';

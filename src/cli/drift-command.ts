@@ -38,13 +38,13 @@ export function addDriftFlags(cmd: Command): Command {
 export async function runDrift(dirs: readonly string[], flags: RunFlags, ctx: CliContext): Promise<ExitCode> {
   const options = runOptionsFrom(flags);
   const json = flags.output === 'json';
-  const results: DriftRunResult[] = [];
+  const byDir = new Map<string, DriftRunResult>();
   const code = await forEachPackage(
     dirs,
     { ...flags, progress: 'never' },
     ctx,
     { stopOnFailure: false, verb: 'checking' },
-    (conn) => async (arg, progress) => {
+    (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const result = await runDriftPackage(conn.client, loc.dir, {
         repoRoot: loc.root,
@@ -55,7 +55,7 @@ export async function runDrift(dirs: readonly string[], flags: RunFlags, ctx: Cl
         onProgress: (line) => progress.line(line),
       });
       if (loc.root !== ctx.cwd) result.path = arg;
-      results.push(result);
+      byDir.set(arg, result);
       for (const notice of result.notices) ctx.stderr.write(`note: ${notice}\n`);
       if (result.error) printError(ctx, `${arg}: ${explainFatal(result.error, conn.access)}`);
       if (!json) {
@@ -69,6 +69,8 @@ export async function runDrift(dirs: readonly string[], flags: RunFlags, ctx: Cl
       return result.exitCode;
     },
   );
+  // in the DIRs' order, however many ran at once
+  const results = dirs.flatMap((d) => byDir.get(d) ?? []);
   if (json) ctx.stdout.write(`${JSON.stringify(driftDocument(results), null, 2)}\n`);
   return code;
 }

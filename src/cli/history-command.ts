@@ -39,7 +39,7 @@ export async function runHistory(
     { ...flags, progress: 'never' },
     ctx,
     { stopOnFailure: false, verb: 'reading' },
-    (conn) => async (arg, progress) => {
+    (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const info = await readInventoryInfo(loc.dir, { repoRoot: loc.root });
       if (!info.inventory || info.errors.length > 0) {

@@ -36,6 +36,8 @@ export interface RunFlags {
   output: string;
   outputFile?: string;
   progress?: ProgressMode;
+  /** Packages run at once (several DIRs); 1 runs them in order. */
+  packageConcurrency?: number;
 }
 
 export type ProgressMode = 'auto' | 'always' | 'never';
@@ -62,6 +64,12 @@ export function addClusterFlags(cmd: Command): Command {
     .option(
       '-n, --namespace <namespace>',
       'namespace for objects that name none (default: the context namespace, else "default")',
+    )
+    .option(
+      '--package-concurrency <n>',
+      'packages run at once when given several DIRs (default 1: in order, as packages may depend on each other)',
+      countArg,
+      1,
     );
 }
 

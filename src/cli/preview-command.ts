@@ -31,7 +31,7 @@ export async function runPreview(
 ): Promise<ExitCode> {
   const options = runOptionsFrom(flags);
   const format = flags.output as PreviewFormat;
-  const docs: PreviewDocument[] = [];
+  const byDir = new Map<string, PreviewDocument>();
   const toFile = flags.outputFile !== undefined;
   const color = !toFile && format === 'text' && !!ctx.stdout.isTTY && !ctx.env.NO_COLOR;
   const code = await forEachPackage(
@@ -39,7 +39,7 @@ export async function runPreview(
     { ...flags, output: 'events' },
     ctx,
     { stopOnFailure: false, verb: 'previewing' },
-    (conn) => async (arg, progress) => {
+    (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const result = await runPackage(conn.client, loc.dir, 'preview', {
         repoRoot: loc.root,
@@ -49,13 +49,15 @@ export async function runPreview(
       });
       if (result.preview) {
         const doc = loc.root === ctx.cwd ? result.preview : { ...result.preview, package: arg };
-        docs.push(doc);
+        byDir.set(arg, doc);
         if (format !== 'json' && !toFile) progress.out(renderPreview(doc, format, color));
       }
       reportResult(ctx, progress, result, conn);
       return result.exitCode;
     },
   );
+  // in the DIRs' order, however many ran at once
+  const docs = dirs.flatMap((d) => byDir.get(d) ?? []);
   let text = '';
   if (format === 'json') {
     text = docs.length === 1 ? renderPreview(docs[0], 'json', false) : `${JSON.stringify(docs, null, 2)}\n`;

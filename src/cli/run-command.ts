@@ -42,7 +42,7 @@ export function runActuation(
     flags,
     ctx,
     { stopOnFailure: true, verb: mode === 'apply' ? 'applying' : 'destroying' },
-    (conn) => async (arg, progress) => {
+    (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const secretValues: string[] = [];
       const printer = eventPrinter(format, (t) => progress.out(t), {

@@ -21,7 +21,7 @@ export async function runStatus(
     { ...flags, progress: 'never' },
     ctx,
     { stopOnFailure: false, verb: 'reading' },
-    (conn) => async (arg, progress) => {
+    (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const result = await runPackage(conn.client, loc.dir, 'status', {
         repoRoot: loc.root,

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DRIFT_LABEL } from '../../src/action/github/drift-issue.js';
@@ -12,8 +11,9 @@ import {
   flushAudit,
   mutatingRequests,
 } from '../support/audit-log.js';
-import { adminClient, controlPlane, createNamespace, eventually, uniqueName } from '../support/cluster.js';
+import { adminClient, controlPlane, createNamespace, eventually } from '../support/cluster.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
+import { impersonatingKubeconfig } from '../support/impersonation.js';
 import { runAction } from '../support/run-action.js';
 import { packageIn, runCli } from './cli-helpers.js';
 
@@ -38,27 +38,9 @@ let readerKubeconfig: string;
 /** The same verbs without `create`: a missing object's dry-run is authorised as its creation. */
 let patchOnlyKubeconfig: string;
 
-/** A kubeconfig acting as `user`, who gets exactly `verbs` on everything (a ClusterRole of its own). */
-async function identity(user: string, verbs: string[]): Promise<string> {
-  const role = uniqueName('kpt-drift');
-  await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRole',
-    metadata: { name: role },
-    rules: [{ apiGroups: ['*'], resources: ['*'], verbs }],
-  });
-  await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: role },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
-  });
-  const admin = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-drift-kc-')), 'kubeconfig');
-  fs.writeFileSync(file, admin.replace(/^(\s+token: .*)$/m, `$1\n    as: ${user}`), { mode: 0o600 });
-  return file;
-}
+/** A kubeconfig acting as `user`, who gets exactly `verbs` on every resource. */
+const identity = (user: string, verbs: string[]) =>
+  impersonatingKubeconfig(api, user, [{ apiGroups: ['*'], resources: ['*'], verbs }]);
 
 beforeAll(async () => {
   readerKubeconfig = await identity(reader, ['get', 'list', 'watch', 'patch', 'create']);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditEvent, auditOffset, flushAudit } from '../support/audit-log.js';
 import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
+import { impersonatingKubeconfig } from '../support/impersonation.js';
 import { runCli } from './cli-helpers.js';
 
 /**
@@ -23,31 +24,16 @@ let kubeconfig: string;
 let work: string;
 
 beforeAll(async () => {
-  const role = uniqueName('kpt-budget');
-  await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRole',
-    metadata: { name: role },
-    rules: [
-      { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-      { nonResourceURLs: ['*'], verbs: ['*'] },
-    ],
-  });
-  await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'ClusterRoleBinding',
-    metadata: { name: role },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: role },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: user }],
-  });
+  const rules = [
+    { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+    { nonResourceURLs: ['*'], verbs: ['*'] },
+  ];
+  kubeconfig = await impersonatingKubeconfig(api, user, rules);
   ns = await createNamespace(api, 'budget-cli');
   // the CRD as other tests may already have left it: installed (its install is not this budget's to pin)
   const installed = await runCli(['install-resource-group'], { cwd: os.tmpdir() });
   expect(installed.code, installed.stderr).toBe(0);
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-budget-'));
-  kubeconfig = path.join(work, 'kubeconfig');
-  const admin = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
-  fs.writeFileSync(kubeconfig, admin.replace(/^(\s+token: .*)$/m, `$1\n    as: ${user}`), { mode: 0o600 });
   const dir = path.join(work, 'pkg');
   fs.mkdirSync(dir);
   fs.writeFileSync(

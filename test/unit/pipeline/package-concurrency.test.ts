@@ -3,7 +3,7 @@ import {
   forEachAtMost,
   PreviewPackageConcurrency,
   packagesAtOnce,
-} from '../../../src/action/package-concurrency.js';
+} from '../../../src/pipeline/package-concurrency.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
 
