@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import { countOutcomes, failed } from '../apply/run-result.js';
 import { parseInventoryId, shortName } from '../common/object-id.js';
 import type { PackageRunResult } from '../pipeline/run-package.js';
@@ -23,6 +22,7 @@ import {
   writeMarkedComment,
 } from './github/index.js';
 import type { ActionInputs } from './inputs.js';
+import * as core from './toolkit.js';
 
 /** `Deployment/web` from an idKey; the key itself when it does not parse. */
 export function nameOfKey(key: string): string {

@@ -1,6 +1,6 @@
-import * as core from '@actions/core';
 import { type Connection, connect } from '../kube/connect.js';
 import { credentialValues } from '../kube/kube-config.js';
+import * as core from './toolkit.js';
 
 /**
  * Connects with the `kubeconfig` input (contents), else KUBECONFIG, ~/.kube/config or the in-cluster service

@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import { resolveExplicitPackages } from '../changes/index.js';
 import { findUnits } from '../package/find-packages.js';
 import { formatPackageError } from '../package/package-error.js';
@@ -13,6 +12,7 @@ import {
 } from '../report/drift-markdown.js';
 import { renderDriftText } from '../report/drift-text.js';
 import { connectCluster } from './cluster-access.js';
+import { apiMessageOf } from './github/api-response.js';
 import {
   DRIFT_LABEL,
   type EventContext,
@@ -21,8 +21,8 @@ import {
   listDriftIssues,
   syncDriftIssue,
 } from './github/index.js';
-import { apiMessageOf } from './github/octokit.js';
 import type { ActionInputs } from './inputs.js';
+import * as core from './toolkit.js';
 
 /**
  * `mode: drift` (a `schedule:` or `workflow_dispatch` job): every deployable unit on the checked-out
@@ -63,9 +63,7 @@ export async function runDriftMode(
         core.info(renderDriftText(driftPackageJson(r), { preview: r.preview, namespace: namespaceOf(r) }));
         core.endGroup();
         report(r);
-        await core.summary
-          .addRaw(renderDriftMarkdown(driftPackageJson(r), { namespace: namespaceOf(r) }), true)
-          .write();
+        core.appendSummary(renderDriftMarkdown(driftPackageJson(r), { namespace: namespaceOf(r) }));
         results.push(r);
       }
     } finally {

@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import {
   defaultRunOptions,
   type PreflightMode,
@@ -8,6 +7,7 @@ import {
 import { UpdateStrategies, type UpdateStrategy } from '../apply/update-strategy.js';
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
+import * as core from './toolkit.js';
 
 export const CommentModes = ['changes', 'always', 'never'] as const;
 export type CommentMode = (typeof CommentModes)[number];
@@ -159,7 +159,8 @@ export function parseInputs(): ActionInputs {
   return {
     mode,
     packages: core
-      .getMultilineInput('packages')
+      .getInput('packages')
+      .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#')),
     kubeconfig: core.getInput('kubeconfig'),
@@ -168,7 +169,7 @@ export function parseInputs(): ActionInputs {
     run,
     destroyRemovedPackages: bool('destroy-removed-packages', false),
     comment: commentMode(core.getInput('comment').trim()),
-    commentKey: commentKey(core.getInput('comment-key', { trimWhitespace: false }).trim()),
+    commentKey: commentKey(core.getInput('comment-key')),
     commentOnApply: bool('comment-on-apply', true),
     planDrift: oneOf('plan-drift', core.getInput('plan-drift').trim() || 'warn', PlanDriftModes),
     githubToken: core.getInput('github-token').trim(),

@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import { failed, isBlockedOutcome } from '../apply/run-result.js';
 import { forEachAtMost, packagesAtOnce } from '../pipeline/package-concurrency.js';
 import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
@@ -6,13 +5,14 @@ import { collectSecretValues } from '../preview/redact.js';
 import { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
-import { createOctokit, type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
+import { type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
 import { PreviewComments } from './preview-comments.js';
 import { runRemovedPackage } from './removed-package.js';
 import { eventLogger, reportPackage } from './report-package.js';
 import { packageResultJson, totals } from './result-json.js';
 import { selectPackages } from './select-packages.js';
+import * as core from './toolkit.js';
 
 /** The action: inputs → which packages → run each (preview / apply / destroy / status / drift) → report → outputs. */
 export async function run(): Promise<void> {
@@ -28,8 +28,9 @@ export async function run(): Promise<void> {
     const ctx = await readEventContext();
     const repoRoot = process.env.GITHUB_WORKSPACE || process.cwd();
     const mode = resolveMode(inputs, ctx);
+    // Octokit (and the HTTP client under it) is loaded only when there is a token to use it with
     const octokit = inputs.githubToken
-      ? createOctokit(inputs.githubToken, { baseUrl: ctx.apiUrl })
+      ? (await import('./github/octokit.js')).createOctokit(inputs.githubToken, { baseUrl: ctx.apiUrl })
       : undefined;
     if (mode === 'drift') {
       await runDriftMode(inputs, ctx, repoRoot, octokit, abort.signal);
@@ -114,7 +115,7 @@ export async function run(): Promise<void> {
           const comment =
             result.preview && mode === 'preview' ? comments.onPreview(result) : Promise.resolve();
           reported = reported.then(async () => {
-            await core.summary.addRaw(summary, true).write();
+            core.appendSummary(summary);
             if (feedback && mode === 'apply') await feedback.report(result, secrets);
           });
           await Promise.all([comment, reported]);

@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import type { PackageRunResult } from '../pipeline/run-package.js';
 import { planFromPreview, reviewedPlan } from '../preview/plan-digest.js';
 import { renderPlanDigest } from '../report/plan-digest-marker.js';
@@ -20,6 +19,7 @@ import {
   writeMarkedComment,
 } from './github/index.js';
 import type { ActionInputs } from './inputs.js';
+import * as core from './toolkit.js';
 
 /** The comment body of a preview: the rendered preview (marker first) and its plan digest, hidden. */
 export function previewCommentBody(r: PackageRunResult, commentKey: string): string {

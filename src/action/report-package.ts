@@ -1,4 +1,3 @@
-import * as core from '@actions/core';
 import type { RunEvent } from '../apply/events.js';
 import { failed, isBlockedOutcome } from '../apply/run-result.js';
 import { blockedExplanation } from '../apply/skip-reason.js';
@@ -10,6 +9,7 @@ import { applySummaryObjects } from '../report/apply-summary-objects.js';
 import { renderEventText } from '../report/events-text.js';
 import { renderApplyJobSummary, renderPreviewJobSummary } from '../report/job-summary.js';
 import { renderPreviewText } from '../report/preview-text.js';
+import * as core from './toolkit.js';
 
 /** Streams engine events into the log as kpt's event lines (Secret values scrubbed). */
 export function eventLogger(

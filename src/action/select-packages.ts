@@ -1,7 +1,7 @@
-import * as core from '@actions/core';
 import { type ChangedUnit, changedPackages, resolveExplicitPackages } from '../changes/index.js';
 import { findUnits } from '../package/find-packages.js';
 import { changeSetForEvent, type EventContext, type GitHubClient } from './github/index.js';
+import * as core from './toolkit.js';
 
 /**
  * Which deployable units this run handles: the `packages` input (paths or globs), else the units the

@@ -7,8 +7,9 @@ import {
 } from '../../changes/changed-file.js';
 import { deepenUntilMergeBase, ensureCommits, isZeroSha } from '../../changes/fetch-commits.js';
 import { git } from '../../changes/git.js';
+import { apiMessageOf } from './api-response.js';
 import type { EventContext } from './event.js';
-import { apiMessageOf, type GitHubClient } from './octokit.js';
+import type { GitHubClient } from './octokit.js';
 
 /** GitHub's `pulls.listFiles` returns at most this many files, whatever the pull request holds. */
 export const LIST_FILES_CAP = 3000;

@@ -1,4 +1,5 @@
-import { apiMessageOf, type GitHubClient, httpStatusOf } from './octokit.js';
+import { apiMessageOf, httpStatusOf } from './api-response.js';
+import type { GitHubClient } from './octokit.js';
 
 /** The label every drift issue carries; drift issues are found by listing issues with it. */
 export const DRIFT_LABEL = 'kpt-live-drift';

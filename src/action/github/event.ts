@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isRecord } from '../../common/kube-object.js';
-import { apiBaseUrl } from './octokit.js';
+import { apiBaseUrl } from './api-response.js';
 
 /** The pull request a `pull_request` run is about. */
 export interface PullRequestInfo {

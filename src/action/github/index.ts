@@ -6,6 +6,8 @@
  * Everything takes its Octokit, repository directory and environment as arguments, so tests drive it
  * against the local server in test/support/github-server.ts and throwaway git repositories.
  */
+
+export { apiBaseUrl, apiMessageOf, httpStatusOf } from './api-response.js';
 export {
   COMPARE_FILES_CAP,
   changeSetForEvent,
@@ -24,7 +26,8 @@ export {
 } from './drift-issue.js';
 export { type EventContext, isDefaultBranchPush, type PullRequestInfo, readEventContext } from './event.js';
 export { type MergedPull, mergedPullsOf } from './merged-pulls.js';
-export { apiBaseUrl, createOctokit, type GitHubClient, httpStatusOf } from './octokit.js';
+// the Octokit itself is imported on demand (see octokit.ts): only its type from here
+export type { GitHubClient } from './octokit.js';
 export {
   type CommentThread,
   findMarkedComment,

@@ -1,4 +1,5 @@
-import { apiMessageOf, type GitHubClient, httpStatusOf } from './octokit.js';
+import { apiMessageOf, httpStatusOf } from './api-response.js';
+import type { GitHubClient } from './octokit.js';
 
 /** A pull request merged into the commit being applied. */
 export interface MergedPull {

@@ -1,19 +1,16 @@
-import * as core from '@actions/core';
 import { getOctokit } from '@actions/github';
+import * as core from '../toolkit.js';
+import { apiBaseUrl } from './api-response.js';
 import { waitOutRateLimits } from './rate-limit.js';
+
+/**
+ * The one module that imports `@actions/github` (Octokit and the undici HTTP client under it, ~0.5 MB of
+ * bundle): the action imports it on demand (`loadOctokit`) only when it has a token, so a run that never
+ * calls GitHub does not load it.
+ */
 
 /** The Octokit `@actions/github` builds: REST endpoint methods plus `paginate`. */
 export type GitHubClient = ReturnType<typeof getOctokit>;
-
-/**
- * The REST API root the runner gives us (`GITHUB_API_URL`: `https://api.github.com`, a GitHub Enterprise
- * Server's `https://host/api/v3`, or a test server), without a trailing slash so Octokit joins paths
- * cleanly.
- */
-export function apiBaseUrl(env: NodeJS.ProcessEnv = process.env): string {
-  const url = env.GITHUB_API_URL?.trim() || 'https://api.github.com';
-  return url.replace(/\/+$/, '');
-}
 
 /**
  * An Octokit for `token` talking to `baseUrl` (default: `GITHUB_API_URL`). The base URL is passed
@@ -39,23 +36,4 @@ export function createOctokit(
     ),
   );
   return octokit;
-}
-
-/** HTTP status of an Octokit RequestError (or anything shaped like one); undefined for other errors. */
-export function httpStatusOf(err: unknown): number | undefined {
-  if (err === null || typeof err !== 'object' || !('status' in err)) return undefined;
-  const status = (err as { status: unknown }).status;
-  return typeof status === 'number' ? status : undefined;
-}
-
-/** GitHub's own message for a failed request (`Resource not accessible by integration`), else the error's. */
-export function apiMessageOf(err: unknown): string {
-  if (err !== null && typeof err === 'object' && 'response' in err) {
-    const data = (err as { response?: { data?: unknown } }).response?.data;
-    if (data !== null && typeof data === 'object' && 'message' in data) {
-      const msg = (data as { message: unknown }).message;
-      if (typeof msg === 'string' && msg) return msg;
-    }
-  }
-  return err instanceof Error ? err.message : String(err);
 }

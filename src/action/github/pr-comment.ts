@@ -1,4 +1,5 @@
-import { apiMessageOf, type GitHubClient, httpStatusOf } from './octokit.js';
+import { apiMessageOf, httpStatusOf } from './api-response.js';
+import type { GitHubClient } from './octokit.js';
 
 /** Where the comment goes and what it says. */
 export interface UpsertCommentInput {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiBaseUrl, createOctokit, httpStatusOf } from '../../../src/action/github/octokit.js';
+import { apiBaseUrl, httpStatusOf } from '../../../src/action/github/api-response.js';
+import { createOctokit } from '../../../src/action/github/octokit.js';
 import { type GitHubServer, startGitHubServer } from '../../support/github-server.js';
 
 let server: GitHubServer | undefined;
