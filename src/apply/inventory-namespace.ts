@@ -88,7 +88,6 @@ export async function removeInventoryNamespace(state: RunState, id: ObjectId, gr
           path: `/metadata/annotations/${Annotations.OwningInventory.replaceAll('/', '~1')}`,
         },
       ]);
-      state.abandoned.add(key);
       o.action = 'abandoned';
       o.skip = {
         type: 'in-use',

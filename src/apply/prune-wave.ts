@@ -48,7 +48,7 @@ export function pruneDecision(state: RunState, id: ObjectId, live: KubeObject): 
         message: `dependent scheduled for apply: ${formatInventoryId(dependent)}`,
       });
     const o = state.outcomes.get(depKey);
-    if (o && (o.action === 'failed' || o.action === 'skipped') && !state.abandoned.has(depKey)) {
+    if (o && (o.action === 'failed' || o.action === 'skipped')) {
       const cause = o.action === 'failed' ? 'delete actuation failed' : 'delete actuation skipped';
       // a dependent kept on purpose (still in use) keeps this one too, as kpt does, and fails nothing
       if (o.action === 'skipped' && o.skip?.type === 'in-use')
@@ -96,7 +96,6 @@ export async function pruneWave(
       }
     },
     (id, result) => {
-      const key = idKey(id);
       const o = outcomeFor(state, id);
       if (!result) {
         o.action = 'skipped';
@@ -109,7 +108,6 @@ export async function pruneWave(
         recordDeleted(state, id, 'gone' in result && !!result.gone);
         o.action = type === 'prune' ? 'pruned' : 'deleted';
       } else if (result.reason) {
-        if (result.abandoned) state.abandoned.add(key);
         o.action = result.abandoned ? 'abandoned' : 'skipped';
         o.skip = result.reason;
         o.message = skipMessage(result.reason);

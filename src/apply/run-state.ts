@@ -16,7 +16,8 @@ import type { DependencyCause, OwnerInventory } from './skip-reason.js';
  * - what the run starts from (client to `previous`) is set once by `newRunState` and never changed;
  * - every other field has one writer, named on it; a field two files write goes through a function here
  *   (`outcomeFor`, `markBlocked`, `recordDeleted`), so the rule between the fields lives in one place;
- * - everyone may read everything. The final inventory is derived (`finalInventory`), never stored.
+ * - everyone may read everything. What follows from other fields is derived, never stored: the final
+ *   inventory (`finalInventory`), and which ids were abandoned (`isAbandoned`: their outcome says so).
  */
 export interface RunState {
   readonly client: ClusterClient;
@@ -49,8 +50,6 @@ export interface RunState {
   deleted: Set<string>;
   /** Deleted ids the server removed with the DELETE itself (it answered Success): no need to wait for them. Written through `recordDeleted`. */
   gone: Set<string>;
-  /** Ids forgotten instead of deleted (a keep annotation, a kind alias just applied, a Namespace left in place). */
-  abandoned: Set<string>;
   /** Ids that failed or were skipped, and how: what depends on them is skipped. Written through `markBlocked`. */
   blocked: Map<string, DependencyCause>;
   /** Owning inventories looked up by id (their ResourceGroup), once per run. Writer: owner-lookup.ts. */
@@ -100,7 +99,6 @@ export function newRunState(
     preflight: new Map(),
     deleted: new Set(),
     gone: new Set(),
-    abandoned: new Set(),
     blocked: new Map(),
     owners: new Map(),
     startedAt,
@@ -123,6 +121,14 @@ export function markBlocked(state: RunState, id: ObjectId, cause: DependencyCaus
   state.blocked.set(idKey(id), cause);
 }
 
+/**
+ * Forgotten instead of deleted (a keep annotation, a kind alias just applied, a Namespace left in place):
+ * the phase that decided it set its outcome's action to `abandoned`.
+ */
+function isAbandoned(state: RunState, key: string): boolean {
+  return state.outcomes.get(key)?.action === 'abandoned';
+}
+
 /** A DELETE the server accepted; `gone` when it answered that the object is removed already. */
 export function recordDeleted(state: RunState, id: ObjectId, gone: boolean): void {
   state.deleted.add(idKey(id));
@@ -137,7 +143,7 @@ export function recordDeleted(state: RunState, id: ObjectId, gone: boolean): voi
 export function finalInventory(state: RunState): InventoryEntry[] {
   const entries = new Map<string, InventoryEntry>();
   for (const [key, id] of state.previous) {
-    if (state.deleted.has(key) || state.abandoned.has(key)) continue;
+    if (state.deleted.has(key) || isAbandoned(state, key)) continue;
     if (state.live.get(key) === null && !state.manifests.has(key)) continue;
     const o = state.outcomes.get(key);
     const isApply = state.manifests.has(key);

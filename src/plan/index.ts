@@ -1,4 +1,3 @@
-export * from '../common/object-id.js';
 export { buildDependencyGraph, type DependencyGraph, type PlanEdge } from './dependency-graph.js';
 export {
   cyclicDependencyMessage,

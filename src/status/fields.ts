@@ -45,19 +45,6 @@ export function boolField(obj: KubeObject, path: readonly string[], fallback: bo
 }
 
 /**
- * An integer that must be an integer when present (cli-utils `NestedInt64`): undefined when absent, and a
- * StatusComputeError naming the field when it holds something else.
- */
-export function optionalInt(obj: KubeObject, path: readonly string[]): number | undefined {
-  const value = getPath(obj, path);
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'number' && Number.isInteger(value)) return value;
-  throw new StatusComputeError(
-    `looking up ${path.join('.')} from resource: .${path.join('.')} accessor error: ${JSON.stringify(value)} is not an integer`,
-  );
-}
-
-/**
  * The object's `status.conditions`, as cli-utils converts them: an absent list is empty, but a list or
  * entry of the wrong shape is an error (the object is then Unknown, not silently Current).
  */

@@ -1,5 +1,6 @@
 import type { KubeObject } from '../common/kube-object.js';
-import { failed, inProgress, optionalInt, readConditions } from './fields.js';
+import { failed, inProgress, readConditions } from './fields.js';
+import { nestedInt64 } from './nested-field.js';
 import type { StatusResult } from './types.js';
 
 /** kstatus' message for an object being deleted; also used by the Config Connector rules. */
@@ -18,9 +19,9 @@ export function terminatingStatus(obj: KubeObject): StatusResult | undefined {
  * without `status.observedGeneration` passes (kinds that always have one check it themselves).
  */
 export function generationStatus(obj: KubeObject): StatusResult | undefined {
-  const generation = optionalInt(obj, ['metadata', 'generation']);
+  const generation = nestedInt64(obj, ['metadata', 'generation']);
   if (generation === undefined) return undefined;
-  const observed = optionalInt(obj, ['status', 'observedGeneration']);
+  const observed = nestedInt64(obj, ['status', 'observedGeneration']);
   if (observed === undefined || observed === generation) return undefined;
   return inProgress(
     'LatestGenerationNotObserved',

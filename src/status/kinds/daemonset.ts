@@ -1,4 +1,5 @@
-import { current, inProgress, intField, optionalInt } from '../fields.js';
+import { current, inProgress, intField } from '../fields.js';
+import { nestedInt64 } from '../nested-field.js';
 import type { KindRule } from '../status-options.js';
 
 /**
@@ -8,10 +9,10 @@ import type { KindRule } from '../status-options.js';
  * `desiredNumberScheduled`.
  */
 export const daemonSetStatus: KindRule = (obj) => {
-  if (optionalInt(obj, ['metadata', 'generation']) === undefined) {
+  if (nestedInt64(obj, ['metadata', 'generation']) === undefined) {
     return inProgress('NoGeneration', `${obj.kind} metadata.generation not found`);
   }
-  if (optionalInt(obj, ['status', 'observedGeneration']) === undefined) {
+  if (nestedInt64(obj, ['status', 'observedGeneration']) === undefined) {
     return inProgress('NoObservedGeneration', `${obj.kind} status.observedGeneration not found`);
   }
   const desired = intField(obj, ['status', 'desiredNumberScheduled'], -1);

@@ -36,7 +36,7 @@ const obj = (
 
 /**
  * The state a prune wave sees: the package (`desired`), the inventory objects no longer in it (`prune`,
- * live), what happened to objects earlier in the run (`outcomes`, `abandoned`, `applied` UIDs). The
+ * live), what happened to objects earlier in the run (`outcomes`, `applied` UIDs). The
  * cluster is never asked: a stand-in client that fails any call proves it.
  */
 function stateFor(opts: {
@@ -44,7 +44,6 @@ function stateFor(opts: {
   prune: KubeObject[];
   options?: Partial<RunOptions>;
   outcomes?: ObjectOutcome[];
-  abandoned?: KubeObject[];
   appliedUids?: string[];
 }): RunState {
   const desired = opts.desired ?? [];
@@ -71,7 +70,6 @@ function stateFor(opts: {
     Date.now(),
   );
   for (const o of opts.outcomes ?? []) state.outcomes.set(idKey(o.id), o);
-  for (const o of opts.abandoned ?? []) state.abandoned.add(idKey(idOf(o)));
   for (const [i, uid] of (opts.appliedUids ?? []).entries())
     state.applied.set(`applied-${i}`, { uid, touched: true, hasStatus: false });
   return state;
@@ -226,8 +224,7 @@ describe('pruneDecision (cli-utils prune filters, in their order)', () => {
       state: () =>
         stateFor({
           prune: [cm('base'), cm('user', { annotations: dependsOnCm('base') })],
-          outcomes: [{ id: idOf(cm('user')), action: 'skipped' }],
-          abandoned: [cm('user')],
+          outcomes: [{ id: idOf(cm('user')), action: 'abandoned' }],
         }),
       want: undefined,
     },

@@ -28,6 +28,38 @@ describe('Config Connector resources (kpt ConfigConnectorStatusReader)', () => {
       },
     },
     {
+      name: "status that is not an object: apimachinery's message for the field under it",
+      yaml: 'metadata: {generation: 1}\nstatus: ok',
+      want: {
+        status: 'Unknown',
+        message:
+          'looking up status.observedGeneration from resource: .status.observedGeneration accessor error: ok is of the type string, expected map[string]interface{}',
+      },
+    },
+    {
+      name: 'status that is a list',
+      yaml: 'metadata: {generation: 1}\nstatus: [1, 2]',
+      want: {
+        status: 'Unknown',
+        message:
+          'looking up status.observedGeneration from resource: .status.observedGeneration accessor error: [1 2] is of the type []interface {}, expected map[string]interface{}',
+      },
+    },
+    {
+      name: 'status: null is absent, as in apimachinery',
+      yaml: 'metadata: {generation: 1}\nstatus: null',
+      want: { status: 'Unknown', message: 'status.ObservedGeneration not found' },
+    },
+    {
+      name: 'observedGeneration: null is there but not an integer',
+      yaml: 'metadata: {generation: 1}\nstatus: {observedGeneration: null}',
+      want: {
+        status: 'Unknown',
+        message:
+          'looking up status.observedGeneration from resource: .status.observedGeneration accessor error: <nil> is of the type <nil>, expected int64',
+      },
+    },
+    {
       name: 'observedGeneration behind',
       yaml: `
         metadata: {generation: 2}

@@ -180,7 +180,19 @@ describe('fields of the wrong shape give Unknown, as a kstatus compute error doe
       name: 'a generation that is not an integer',
       yaml: 'metadata: {generation: "2"}',
       message:
-        'looking up metadata.generation from resource: .metadata.generation accessor error: "2" is not an integer',
+        'looking up metadata.generation from resource: .metadata.generation accessor error: 2 is of the type string, expected int64',
+    },
+    {
+      name: 'an observedGeneration of null (cli-utils reads it with NestedInt64: there, but not an integer)',
+      yaml: 'metadata: {generation: 2}\nstatus: {observedGeneration: null}',
+      message:
+        'looking up status.observedGeneration from resource: .status.observedGeneration accessor error: <nil> is of the type <nil>, expected int64',
+    },
+    {
+      name: 'a status that is not an object, with a generation to compare',
+      yaml: 'metadata: {generation: 2}\nstatus: ok',
+      message:
+        'looking up status.observedGeneration from resource: .status.observedGeneration accessor error: ok is of the type string, expected map[string]interface{}',
     },
   ];
   it.each(cases)('$name', ({ yaml, message }) => {
