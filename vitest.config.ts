@@ -10,6 +10,7 @@ export default defineConfig({
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['test/support/load-yaml.ts'],
           // some unit tests spawn git, bash or node (release script, change sets): seconds on a loaded machine
           testTimeout: 30_000,
           sequence: { groupOrder: 0 },
@@ -21,6 +22,7 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['test/support/load-yaml.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 900_000,

@@ -1,6 +1,6 @@
-import { parse } from 'yaml';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { loadYaml } from '../common/yaml-module.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { ResourceGroupCrdYaml } from './resourcegroup-crd.js';
@@ -8,8 +8,8 @@ import { ResourceGroupCrdYaml } from './resourcegroup-crd.js';
 export type CrdInstallResult = 'present' | 'installed';
 
 /** kpt's ResourceGroup CRD manifest as an object. */
-export function resourceGroupCrd(): KubeObject {
-  return parse(ResourceGroupCrdYaml) as KubeObject;
+export async function resourceGroupCrd(): Promise<KubeObject> {
+  return (await loadYaml()).parse(ResourceGroupCrdYaml) as KubeObject;
 }
 
 /**
@@ -29,7 +29,7 @@ export async function ensureResourceGroupCrd(
     );
   }
   try {
-    await client.create(resourceGroupCrd());
+    await client.create(await resourceGroupCrd());
   } catch (err) {
     if (err instanceof KubeApiError && err.forbidden) {
       throw new Error(

@@ -1,9 +1,9 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseAllDocuments, parseDocument } from 'yaml';
 import { Labels, ResourceGroupFile } from '../common/constants.js';
 import { isRecord, type KubeObject } from '../common/kube-object.js';
 import { idKey } from '../common/object-id.js';
+import { loadYaml } from '../common/yaml-module.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { renderResourceGroup } from '../package/init.js';
 import { readKptfile } from '../package/kptfile.js';
@@ -58,7 +58,7 @@ async function findLegacySource(dir: string): Promise<LegacySource | undefined> 
   for (const file of [InventoryTemplateFile, ...names.filter((f) => f !== InventoryTemplateFile)]) {
     const text = await readFile(path.join(dir, file), 'utf8').catch(() => undefined);
     if (text === undefined) continue;
-    for (const doc of parseAllDocuments(text)) {
+    for (const doc of (await loadYaml()).parseAllDocuments(text)) {
       const value: unknown = doc.toJS();
       if (!isRecord(value) || !isRecord(value.metadata)) continue;
       const ref = templateRef(value as KubeObject);
@@ -163,7 +163,7 @@ export async function migrateInventory(client: ClusterClient, opts: MigrateOptio
       await step('removing the inventory section from the Kptfile', async () => {
         if (opts.dryRun) return;
         const kptfile = path.join(opts.dir, 'Kptfile');
-        const doc = parseDocument(await readFile(kptfile, 'utf8'));
+        const doc = (await loadYaml()).parseDocument(await readFile(kptfile, 'utf8'));
         doc.delete('inventory');
         await writeFile(kptfile, doc.toString());
       });

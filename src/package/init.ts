@@ -1,7 +1,6 @@
 import { createHash, randomInt } from 'node:crypto';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import {
   Labels,
   ResourceGroupApiVersion,
@@ -9,6 +8,7 @@ import {
   ResourceGroupKind,
 } from '../common/constants.js';
 import { splitApiVersion } from '../common/kube-object.js';
+import { loadYaml } from '../common/yaml-module.js';
 import { isKnownClusterScoped } from './cluster-scoped-kinds.js';
 import { type InventoryInfo, scanResourceGroups } from './inventory-info.js';
 import { readKptfile } from './kptfile.js';
@@ -201,7 +201,7 @@ export async function initPackage(dir: string, opts: InitOptions = {}): Promise<
   await writeFile(rgPath.abs, renderResourceGroup(name, namespace, id), { mode: 0o600 });
   if (kptfile.inventory) {
     const kptfileAbs = path.join(safe.abs, KptfileName);
-    const doc = parseDocument(await readFile(kptfileAbs, 'utf8'));
+    const doc = (await loadYaml()).parseDocument(await readFile(kptfileAbs, 'utf8'));
     doc.delete('inventory');
     await writeFile(kptfileAbs, doc.toString());
   }

@@ -7,6 +7,7 @@ import {
   ResourceGroupKind,
 } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
+import { loadYaml } from '../common/yaml-module.js';
 import { type KptfileInfo, readKptfile } from './kptfile.js';
 import type { LoadedObject } from './loaded-object.js';
 import { shapeObject } from './object-shape.js';
@@ -161,6 +162,7 @@ export function nestedInventoryError(
  * loader, which reports them with everything else.
  */
 export async function scanResourceGroups(files: readonly TreeFile[]): Promise<LoadedObject[]> {
+  await loadYaml();
   const found: LoadedObject[] = [];
   for (const f of files) {
     const text = await readFile(f.abs, 'utf8');

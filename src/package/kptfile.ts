@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
-import { isMap, isScalar } from 'yaml';
 import { isRecord } from '../common/kube-object.js';
+import { loadYaml, yamlLib } from '../common/yaml-module.js';
 import type { PackageError } from './package-error.js';
 import { lineOfNode, parseYamlFile } from './read-yaml.js';
 
@@ -73,6 +73,7 @@ export function parseKptfile(text: string, file: string): KptfileInfo {
       labels: stringMap(inv.labels),
       annotations: stringMap(inv.annotations),
     };
+    const { isMap, isScalar } = yamlLib();
     const contents = first.doc.contents;
     const pair = isMap(contents)
       ? contents.items.find((p) => isScalar(p.key) && p.key.value === 'inventory')
@@ -88,5 +89,6 @@ export function parseKptfile(text: string, file: string): KptfileInfo {
 
 /** Reads and parses `<dir>/Kptfile`; `file` is its path relative to the repository root. */
 export async function readKptfile(abs: string, file: string): Promise<KptfileInfo> {
-  return parseKptfile(await readFile(abs, 'utf8'), file);
+  const [text] = await Promise.all([readFile(abs, 'utf8'), loadYaml()]);
+  return parseKptfile(text, file);
 }

@@ -1,9 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Node } from 'yaml';
-import { isSeq, LineCounter } from 'yaml';
 import { Annotations, ResourceGroupKind } from '../common/constants.js';
 import { isRecord, type KubeObject } from '../common/kube-object.js';
+import { loadYaml, yamlLib } from '../common/yaml-module.js';
 import { readFastYaml } from './fast-yaml.js';
 import {
   type InventoryInfo,
@@ -58,7 +58,7 @@ type Shaped = ShapedObject & { object: KubeObject };
 function shapeFile(text: string, file: string, errors: PackageError[]): Shaped[] {
   const fast = readFastYaml(text);
   if (fast && !fast.some((d) => isRecord(d.value) && d.value.kind === 'List')) {
-    const lineCounter = new LineCounter();
+    const lineCounter = new (yamlLib().LineCounter)();
     const shaped = fast.map((d) =>
       shapeObject(d.value, undefined, { file, text, lineCounter, line: d.line }),
     );
@@ -86,7 +86,7 @@ function objectsOf(yaml: YamlDoc): { value: unknown; node: Node | undefined }[] 
     const itemsNode = yaml.doc.getIn(['items'], true);
     return value.items.map((item, i) => ({
       value: item,
-      node: isSeq(itemsNode) ? (itemsNode.items[i] as Node | undefined) : undefined,
+      node: yamlLib().isSeq(itemsNode) ? (itemsNode.items[i] as Node | undefined) : undefined,
     }));
   }
   return [{ value, node }];
@@ -101,6 +101,7 @@ function objectsOf(yaml: YamlDoc): { value: unknown; node: Node | undefined }[] 
  * committed YAML is applied as is. Throws a PackageFailure only when `dir` leaves the repository.
  */
 export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadResult> {
+  await loadYaml();
   const safe = await resolveInside(opts.repoRoot, dir, 'package path');
   const result: LoadResult = { dir: safe.rel, objects: [], notices: [], errors: [] };
   const kind = await stat(safe.abs).then(

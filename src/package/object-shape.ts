@@ -1,5 +1,6 @@
-import { isMap, isScalar, type Node, type Pair } from 'yaml';
+import type { Node, Pair } from 'yaml';
 import { isRecord, type KubeObject } from '../common/kube-object.js';
+import { yamlLib } from '../common/yaml-module.js';
 import type { PackageError } from './package-error.js';
 import { lineOfNode, sourceText, type YamlDoc } from './read-yaml.js';
 
@@ -21,14 +22,14 @@ export function describeValue(value: unknown): string {
 
 /** The YAML node at `path` below `node` (keeping scalars), if `node` is a mapping. */
 function nodeAt(node: Node | undefined, path: readonly string[]): Node | undefined {
-  if (!isMap(node)) return undefined;
+  if (!yamlLib().isMap(node)) return undefined;
   const found = node.getIn(path, true);
   return found && typeof found === 'object' && 'range' in found ? (found as Node) : undefined;
 }
 
 function pairFor(node: Node | undefined, key: string): Pair | undefined {
-  if (!isMap(node)) return undefined;
-  return node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === key);
+  if (!yamlLib().isMap(node)) return undefined;
+  return node.items.find((p) => (yamlLib().isScalar(p.key) ? String(p.key.value) : String(p.key)) === key);
 }
 
 /**

@@ -1,4 +1,5 @@
-import { type Document, LineCounter, type Node, parseAllDocuments } from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
+import { yamlLib } from '../common/yaml-module.js';
 import type { PackageError } from './package-error.js';
 
 /** One parsed YAML document with what is needed to point at its lines later. */
@@ -34,8 +35,9 @@ export function sourceText(text: string, node: Node | null | undefined): string 
  * so every mistake is reported in one run.
  */
 export function parseYamlFile(text: string, file: string): { docs: YamlDoc[]; errors: PackageError[] } {
-  const lineCounter = new LineCounter();
-  const parsed = parseAllDocuments(text, { lineCounter });
+  const Y = yamlLib();
+  const lineCounter = new Y.LineCounter();
+  const parsed = Y.parseAllDocuments(text, { lineCounter });
   const docs: YamlDoc[] = [];
   const errors: PackageError[] = [];
   // A stream with nothing in it (empty file, comments only) parses to an EmptyStream, which is an array too.

@@ -9,6 +9,7 @@ import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.
 import type { KubeObject } from '../common/kube-object.js';
 import { idKey, shortName } from '../common/object-id.js';
 import type { SourceRef } from '../common/source-ref.js';
+import { loadYaml } from '../common/yaml-module.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import { readClusterInventory } from '../inventory/read-inventory.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
@@ -34,6 +35,7 @@ export interface PreviewRequest {
  */
 export async function computePreview(req: PreviewRequest): Promise<PreviewDocument> {
   const started = Date.now();
+  await loadYaml(); // the diffs render YAML
   const haveRg = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
   // the inventory is read while the package's objects are
   const clusterIds = haveRg ? readClusterInventory(req.client, req.inventory).then((c) => c?.ids ?? []) : [];

@@ -1,5 +1,5 @@
-import { stringify } from 'yaml';
 import type { KubeObject } from '../common/kube-object.js';
+import { yamlLib } from '../common/yaml-module.js';
 import { diffFields } from './diff-fields.js';
 import { formatPath, type PathSegment } from './diff-format.js';
 import { unifiedDiff } from './diff-lines.js';
@@ -43,7 +43,7 @@ function alwaysReported(path: readonly PathSegment[]): boolean {
 }
 
 function toYaml(value: unknown): string {
-  return stringify(value, { lineWidth: 0, indentSeq: false, aliasDuplicateObjects: false });
+  return yamlLib().stringify(value, { lineWidth: 0, indentSeq: false, aliasDuplicateObjects: false });
 }
 
 function secretChange(key: SecretKeyChange): FieldChange | undefined {

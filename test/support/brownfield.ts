@@ -130,7 +130,7 @@ export function kubectlApplyServerSide(
 }
 
 async function ensureResourceGroupKind(api: RestClient) {
-  const crd = resourceGroupCrd();
+  const crd = await resourceGroupCrd();
   const res = await api.request('POST', collectionPath(crd), crd);
   if (res.status !== 201 && res.status !== 409) throw new Error(`ResourceGroup CRD: HTTP ${res.status}`);
   for (let i = 0; i < 100; i++) {
