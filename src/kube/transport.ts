@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import type { Credentials } from './credentials.js';
@@ -73,6 +74,21 @@ export function createTransport(
   }
   const host = hostOf(base);
   const port = Number(base.port || (secure ? 443 : 80));
+  // One TLS context per client certificate, built once: without it every new connection of the pool parses
+  // the CA bundle and the key again (tls.connect makes a context from ca/cert/key when given none). The
+  // ca/cert/key options stay on each request too: the agent keys its pooled sockets by them, so a rotated
+  // certificate still gets connections of its own.
+  const contexts = new Map<string, SecureContext>();
+  const contextFor = (o: https.RequestOptions): SecureContext => {
+    const key = `${o.cert ?? ''}\0${o.key ?? ''}`;
+    let ctx = contexts.get(key);
+    if (!ctx) {
+      ctx = createSecureContext({ ca: o.ca, cert: o.cert, key: o.key });
+      if (contexts.size >= 8) contexts.clear(); // rotated certificates: keep only recent ones
+      contexts.set(key, ctx);
+    }
+    return ctx;
+  };
   return {
     secure,
     host,
@@ -87,6 +103,8 @@ export function createTransport(
         o.cert = creds.cert;
         o.key = creds.key;
       }
+      // a tls.connect option the agent passes on (not in RequestOptions' type)
+      if (secure) (o as { secureContext?: SecureContext }).secureContext = contextFor(o);
       return o;
     },
     request: (secure ? https.request : http.request) as typeof https.request,
