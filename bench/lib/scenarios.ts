@@ -123,6 +123,14 @@ export async function measureColdStart(ctx: BenchContext, rep: number): Promise<
       cmd: process.execPath,
       args: [ctx.bundle, '--kubeconfig', ctx.kubeconfig, '--dir', dir, '--mode', 'preview'],
     },
+    {
+      // what any Node program pays before its first request with this kubeconfig: Node's start, reading
+      // the package (js-yaml), the TLS context with the client certificate
+      tool: 'floor',
+      label: 'bench/floor.ts bundled by esbuild (preview): the floor',
+      cmd: process.execPath,
+      args: [ctx.floor, '--kubeconfig', ctx.kubeconfig, '--dir', dir, '--mode', 'preview'],
+    },
   ];
   try {
     for (const v of variants) {

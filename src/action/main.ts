@@ -3,7 +3,7 @@ import { forEachAtMost, packagesAtOnce } from '../pipeline/package-concurrency.j
 import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
 import { collectSecretValues } from '../preview/redact.js';
 import { ApplyFeedback } from './apply-feedback.js';
-import { connectCluster } from './cluster-access.js';
+import { connectCluster, connectEarly, type EarlyConnection } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
 import { type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
@@ -23,6 +23,7 @@ export async function run(): Promise<void> {
   };
   process.once('SIGINT', () => onSignal('SIGINT'));
   process.once('SIGTERM', () => onSignal('SIGTERM'));
+  let early: EarlyConnection | undefined;
   try {
     const inputs = parseInputs();
     const ctx = await readEventContext();
@@ -36,6 +37,8 @@ export async function run(): Promise<void> {
       await runDriftMode(inputs, ctx, repoRoot, octokit, abort.signal);
       return;
     }
+    // the cluster connection is made while the packages are selected (closed unused if none is)
+    if (mode !== 'resolve' && inputs.kubeconfig) early = connectEarly(inputs.kubeconfig, inputs.context);
     const units = await selectPackages(repoRoot, inputs.packages, ctx, octokit);
     core.setOutput('packages', JSON.stringify(units.map((u) => u.path)));
     if (mode === 'resolve') {
@@ -50,7 +53,7 @@ export async function run(): Promise<void> {
       setOutputs([]);
       return;
     }
-    const conn = await connectCluster(inputs.kubeconfig, inputs.context);
+    const conn = await (early?.take() ?? connectCluster(inputs.kubeconfig, inputs.context));
     const atOnce = packagesAtOnce(mode, inputs.packageConcurrency);
     if (atOnce > 1 && units.length > 1)
       core.info(
@@ -138,6 +141,8 @@ export async function run(): Promise<void> {
     }
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : String(err));
+  } finally {
+    early?.drop();
   }
 }
 
