@@ -1,3 +1,6 @@
-import { run } from './action/main.js';
+import { connectAtStart } from './action/early-connect.js';
 
-await run();
+// the cluster connection starts before the rest of the action is loaded (main.js is a chunk of its own)
+const early = connectAtStart();
+const { run } = await import('./action/main.js');
+await run(early);

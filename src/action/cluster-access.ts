@@ -1,5 +1,5 @@
-import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import { type Connection, connect } from '../kube/connect.js';
+import { connectAhead, type EarlyConnection } from '../kube/early-connection.js';
 import { credentialValues } from '../kube/kube-config.js';
 import * as core from './toolkit.js';
 
@@ -19,33 +19,10 @@ export async function connectCluster(kubeconfig: string, context: string): Promi
   return conn;
 }
 
-/** A connection being made ahead of need: `take()` hands it over (its failure surfaces there), `drop()` closes it. */
-export interface EarlyConnection {
-  take(): Promise<Connection>;
-  drop(): void;
-}
-
 /**
- * Starts connecting while the packages are selected, and sends the request every mode makes first (the
- * ResourceGroup kind's discovery, answered from cache later), so that round trip overlaps local work. A
- * failure is not reported here: `take()` rethrows it where connectCluster's would be. Only for a `kubeconfig`
- * input: a run whose change touches no package must not need the cluster (a fork's pull request has no secrets).
+ * Starts connecting while the packages are selected (see connectAhead). Only for a `kubeconfig` input: a run
+ * whose change touches no package must not need the cluster (a fork's pull request has no secrets).
  */
 export function connectEarly(kubeconfig: string, context: string): EarlyConnection {
-  const pending = connectCluster(kubeconfig, context);
-  pending.then((c) => c.client.resolve(ResourceGroupApiVersion, ResourceGroupKind)).catch(() => {});
-  let taken = false;
-  return {
-    take: () => {
-      taken = true;
-      return pending;
-    },
-    drop: () => {
-      if (!taken)
-        pending.then(
-          (c) => c.client.close(),
-          () => {},
-        );
-    },
-  };
+  return connectAhead(connectCluster(kubeconfig, context));
 }

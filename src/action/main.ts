@@ -1,9 +1,10 @@
 import { failed, isBlockedOutcome } from '../apply/run-result.js';
+import type { EarlyConnection } from '../kube/early-connection.js';
 import { forEachAtMost, packagesAtOnce } from '../pipeline/package-concurrency.js';
 import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
 import { collectSecretValues } from '../preview/redact.js';
 import { ApplyFeedback } from './apply-feedback.js';
-import { connectCluster, connectEarly, type EarlyConnection } from './cluster-access.js';
+import { connectCluster, connectEarly } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
 import { type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
@@ -14,8 +15,11 @@ import { packageResultJson, totals } from './result-json.js';
 import { selectPackages } from './select-packages.js';
 import * as core from './toolkit.js';
 
-/** The action: inputs → which packages → run each (preview / apply / destroy / status / drift) → report → outputs. */
-export async function run(): Promise<void> {
+/**
+ * The action: inputs → which packages → run each (preview / apply / destroy / status / drift) → report → outputs.
+ * `started`: the connection src/index.ts began before loading this module (see connectAtStart).
+ */
+export async function run(started?: EarlyConnection): Promise<void> {
   const abort = new AbortController();
   const onSignal = (sig: string) => {
     core.warning(`received ${sig}: not starting new work; saving the inventory before exiting`);
@@ -23,7 +27,7 @@ export async function run(): Promise<void> {
   };
   process.once('SIGINT', () => onSignal('SIGINT'));
   process.once('SIGTERM', () => onSignal('SIGTERM'));
-  let early: EarlyConnection | undefined;
+  let early = started;
   try {
     const inputs = parseInputs();
     const ctx = await readEventContext();
@@ -38,7 +42,8 @@ export async function run(): Promise<void> {
       return;
     }
     // the cluster connection is made while the packages are selected (closed unused if none is)
-    if (mode !== 'resolve' && inputs.kubeconfig) early = connectEarly(inputs.kubeconfig, inputs.context);
+    if (!early && mode !== 'resolve' && inputs.kubeconfig)
+      early = connectEarly(inputs.kubeconfig, inputs.context);
     const units = await selectPackages(repoRoot, inputs.packages, ctx, octokit);
     core.setOutput('packages', JSON.stringify(units.map((u) => u.path)));
     if (mode === 'resolve') {

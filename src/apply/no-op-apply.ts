@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from 'node:util';
+import { jsonEqual } from '../common/json-equal.js';
 import type { KubeObject } from '../common/kube-object.js';
 import { upgradedManagedFields } from './client-side-takeover.js';
 
@@ -19,5 +19,5 @@ function comparable(obj: KubeObject): unknown {
  */
 export function isNoOpApply(live: KubeObject, dryRun: KubeObject, fieldManager: string): boolean {
   if (upgradedManagedFields(live, fieldManager)) return false;
-  return isDeepStrictEqual(comparable(live), comparable(dryRun));
+  return jsonEqual(comparable(live), comparable(dryRun));
 }

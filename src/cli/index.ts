@@ -1,4 +1,4 @@
-import { main } from './main.js';
+import { connectBeforeParsing } from './early-connect.js';
 
 /**
  * The `kpt-live` executable. SIGINT/SIGTERM abort the run: the engine stops starting new work, saves the
@@ -34,14 +34,23 @@ for (const stream of [process.stdout, process.stderr]) {
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
+const argv = process.argv.slice(2);
+// the first request goes out while the rest of the program (commander, the engine, the reports) loads
+const early = connectBeforeParsing(argv, process.cwd());
 // no top-level await: the ncc bundle (webpack) does not take it
-void main(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  cwd: process.cwd(),
-  env: process.env,
-  signal: controller.signal,
-}).then((code) => {
-  if (signalled) process.stderr.write(`kpt-live: interrupted by ${signalled}\n`);
-  process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
-});
+void import('./main.js')
+  .then(({ main }) =>
+    main(argv, {
+      stdout: process.stdout,
+      stderr: process.stderr,
+      cwd: process.cwd(),
+      env: process.env,
+      signal: controller.signal,
+      early,
+    }),
+  )
+  .then((code) => {
+    if (signalled) process.stderr.write(`kpt-live: interrupted by ${signalled}\n`);
+    process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
+  })
+  .finally(() => early?.connection.drop());

@@ -31,12 +31,14 @@ export async function connectCluster(
   flags: { kubeconfig?: string; context?: string },
   ctx: CliContext,
 ): Promise<Connection> {
+  const kubeconfigPath = flags.kubeconfig ? path.resolve(ctx.cwd, flags.kubeconfig) : undefined;
+  const early = ctx.early;
+  ctx.early = undefined;
+  const matches = early && early.kubeconfigPath === kubeconfigPath && early.context === flags.context;
+  if (early && !matches) early.connection.drop();
   try {
-    return await connect({
-      kubeconfigPath: flags.kubeconfig ? path.resolve(ctx.cwd, flags.kubeconfig) : undefined,
-      context: flags.context,
-      setting: '--kubeconfig',
-    });
+    if (matches) return await early.connection.take();
+    return await connect({ kubeconfigPath, context: flags.context, setting: '--kubeconfig' });
   } catch (err) {
     throw new CliError(`cannot use the kubeconfig: ${(err as Error).message}`, 1);
   }

@@ -1,5 +1,5 @@
-import { isDeepStrictEqual } from 'node:util';
 import { Labels, ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
+import { jsonEqual } from '../common/json-equal.js';
 import type { KubeObject } from '../common/kube-object.js';
 import { compareIds, type ObjectId } from '../common/object-id.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
@@ -136,7 +136,7 @@ export async function writeResourceGroup(
   }
   if (options.status === false) return stored;
   const status = statusFor(entries, stored.metadata.generation);
-  if (isDeepStrictEqual(stored.status, status)) return stored;
+  if (jsonEqual(stored.status, status)) return stored;
   return client.replaceStatus({ ...stored, status });
 }
 
@@ -147,7 +147,7 @@ function sameContent(desired: KubeObject, current: KubeObject): boolean {
     annotations: o.metadata.annotations,
     spec: o.spec,
   });
-  return isDeepStrictEqual(pick(desired), pick(current));
+  return jsonEqual(pick(desired), pick(current));
 }
 
 /** Deletes the ResourceGroup (destroy, when every object is gone). */

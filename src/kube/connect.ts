@@ -21,7 +21,10 @@ export async function connect(
   options: { retry?: RetryPolicy; maxSockets?: number; onSecret?: (value: string) => void } = {},
 ): Promise<Connection> {
   const access = loadClusterAccess(source);
-  const transport = createTransport(access.cluster, { maxSockets: options.maxSockets, env: source.env });
+  const transport = await createTransport(access.cluster, {
+    maxSockets: options.maxSockets,
+    env: source.env,
+  });
   const credentials = createCredentialProvider(access, { onSecret: options.onSecret });
   try {
     await credentials.get();

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { ExecConfig, KubeCluster } from './kubeconfig-file.js';
 
 /** What an exec credential plugin returned (ExecCredential `status`). */
@@ -56,6 +55,8 @@ export async function runExecPlugin(
   for (const { name, value } of exec.env) env[name] = value;
   env.KUBERNETES_EXEC_INFO = JSON.stringify({ apiVersion: exec.apiVersion, kind: 'ExecCredential', spec });
   const label = [exec.command, ...exec.args].join(' ');
+  // node:child_process only for a user with an exec plugin, not at every start
+  const { spawn } = await import('node:child_process');
 
   const { code, stdout, stderr, spawnError } = await new Promise<{
     code: number | null;

@@ -2,8 +2,6 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext, type SecureContext } from 'node:tls';
-import { HttpProxyAgent } from 'http-proxy-agent';
-import { HttpsProxyAgent } from 'https-proxy-agent';
 import type { Credentials } from './credentials.js';
 import type { KubeCluster } from './kubeconfig-file.js';
 import { KubeConfigError } from './kubeconfig-file.js';
@@ -31,17 +29,22 @@ export interface Transport {
   destroy(): void;
 }
 
-export function createTransport(
+export async function createTransport(
   cluster: KubeCluster,
   options: { maxSockets?: number; env?: NodeJS.ProcessEnv } = {},
-): Transport {
+): Promise<Transport> {
   const base = new URL(cluster.server);
   const secure = base.protocol === 'https:';
   const proxy = proxyFor(base, cluster.proxyUrl, options.env ?? process.env);
   const maxSockets = options.maxSockets ?? 32;
+  // the proxy agents (and what they bring: agent-base, debug) are loaded only for a proxy
+  const agents = proxy
+    ? await Promise.all([import('http-proxy-agent'), import('https-proxy-agent')])
+    : undefined;
   const makeAgent = (keepAlive: boolean, max: number): http.Agent => {
     const opts = { keepAlive, maxSockets: max };
-    if (!proxy) return secure ? new https.Agent(opts) : new http.Agent(opts);
+    if (!proxy || !agents) return secure ? new https.Agent(opts) : new http.Agent(opts);
+    const [{ HttpProxyAgent }, { HttpsProxyAgent }] = agents;
     if (secure) {
       const a = new HttpsProxyAgent(proxy, opts);
       a.protocol = 'https:';
@@ -83,7 +86,10 @@ export function createTransport(
     const key = `${o.cert ?? ''}\0${o.key ?? ''}`;
     let ctx = contexts.get(key);
     if (!ctx) {
-      ctx = createSecureContext({ ca: o.ca, cert: o.cert, key: o.key });
+      // no CA and no verification (insecure-skip-tls-verify): an empty CA list, not Node's ~150 public roots,
+      // which nothing would check against and which cost every process ~25 ms to load
+      const ca = o.ca ?? (o.rejectUnauthorized === false ? [] : undefined);
+      ctx = createSecureContext({ ca, cert: o.cert, key: o.key });
       if (contexts.size >= 8) contexts.clear(); // rotated certificates: keep only recent ones
       contexts.set(key, ctx);
     }

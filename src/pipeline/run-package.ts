@@ -23,6 +23,8 @@ import { type ObjectStatus, readPackageStatus } from './package-status.js';
 import { type PreparedPackage, preparePackage } from './prepare-package.js';
 import { staleCommitReason } from './stale-commit.js';
 
+const HistoryUnreadable = 'deploy history could not be read (no permission on ConfigMaps?): not recorded';
+
 export type Mode = 'preview' | 'apply' | 'destroy' | 'status';
 
 /** One package's result in any mode: what the CLI prints and the action's `result` output carries. */
@@ -138,17 +140,26 @@ export async function runPackage(
       return result;
     }
     const req = { client, inventory, options: o.options, emit, signal: o.signal, onProgress: o.onProgress };
-    const entries = await historyRead;
-    const history = entries?.map((e) => e.record);
-    if (o.history && !history)
-      result.notices.push('deploy history could not be read (no permission on ConfigMaps?): not recorded');
-    if (mode === 'apply' && o.history?.commit && !o.history.allowStale && history) {
-      const stale = await staleCommitReason(o.repoRoot, o.history.commit, history);
-      if (stale) throw new Error(stale);
-    }
+    // the history is needed before the run only for the stale-commit guard; otherwise its read goes on
+    // while the run starts, and only the record written afterwards waits for it
+    const readHistory = async () => {
+      const entries = await historyRead;
+      const history = entries?.map((e) => e.record);
+      if (o.history && !history && !result.notices.includes(HistoryUnreadable))
+        result.notices.push(HistoryUnreadable);
+      return { entries, history };
+    };
+    // the stale-commit guard runs while the lock is taken and the cluster read; it refuses the run before
+    // its first write, with the pre-flight's plan check
+    const commit = mode === 'apply' && !o.history?.allowStale ? o.history?.commit : undefined;
+    const staleCheck = commit
+      ? readHistory().then(({ history }) => history && staleCommitReason(o.repoRoot, commit, history))
+      : undefined;
+    staleCheck?.catch(() => {}); // awaited (and its failure reported) before the first write
     const startedAt = new Date().toISOString();
     // the record is written while the lock is released
     const afterRun = async (run: RunResult) => {
+      const { entries, history } = await readHistory();
       // a run refused before its first write (pre-flight, empty package, lock) changed nothing: no record
       const changedNothing = run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
       // a destroy that deleted the inventory's Namespace took the history with it
@@ -174,7 +185,11 @@ export async function runPackage(
             ...req,
             objects: prepared.objects,
             afterRun,
-            afterPreflight: planCheck(o.onPlanned),
+            afterPreflight: async (state) => {
+              const stale = await staleCheck;
+              if (stale) throw new Error(stale);
+              await planCheck(o.onPlanned)?.(state);
+            },
           })
         : await runDestroy({ ...req, afterRun });
     result.run = run;

@@ -194,11 +194,18 @@ spec:
       trigger: 'test@host',
     });
 
+    const versionOf = async () =>
+      ((await get('configmaps/hist')).body as { metadata: { resourceVersion: string } }).metadata
+        .resourceVersion;
+    const before = await versionOf();
     const stale = await apply(older);
     expect(stale.exitCode).toBe(1);
     expect(stale.error).toMatch(
       new RegExp(`commit ${older.slice(0, 12)} is older than ${commits[3].slice(0, 12)}.*allow-stale`),
     );
+    // refused before the first write: the object, the history and the lock are as they were
+    expect(await versionOf()).toBe(before);
+    expect((await readHistory(conn.client, pkg.inventory))[0].commit).toBe(commits[3]);
     expect((await apply(commits[3])).exitCode).toBe(0);
     expect((await apply(older, true)).exitCode).toBe(0);
   });
