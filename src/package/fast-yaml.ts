@@ -102,3 +102,24 @@ function readChunk(lines: string[], from: number, to: number): FastDoc | undefin
   if (value === null || value === undefined) return undefined;
   return { value, line: first + 1 };
 }
+
+/**
+ * The 1-based line of the top-level mapping key `key` (plain or quoted) of a document `readFastYaml` read
+ * from `text`, found in the text since the fast reader keeps no positions: in a document it reads, a line
+ * at column 0 is a top-level key, a comment or a `---`. Undefined unless exactly one line of the document
+ * is that key, and when a complex key (`? `) could be it.
+ */
+export function topLevelKeyLine(text: string, doc: FastDoc, key: string): number | undefined {
+  const lines = text.split('\n');
+  const forms = [key, JSON.stringify(key), `'${key}'`];
+  let found: number | undefined;
+  for (let i = doc.line - 1; i < lines.length && !lines[i].startsWith('---'); i++) {
+    const l = lines[i];
+    if (l.startsWith('?')) return undefined;
+    const form = forms.find((f) => l.startsWith(f) && /^ *:(?:[ \r]|$)/.test(l.slice(f.length)));
+    if (form === undefined) continue;
+    if (found !== undefined) return undefined;
+    found = i + 1;
+  }
+  return found;
+}
