@@ -6,8 +6,10 @@ import jsyaml from 'js-yaml';
  * (`yes`/`on`/`1_000`/timestamps stay strings; `0o17` and `0x1F` are numbers) and gives each document's
  * first content line as read-yaml.ts does. It only takes files it can read exactly like that: no
  * directives, tags, anchors or aliases, no `...`, no content on a `---` line, documents that start with
- * a mapping key at column 0. For anything else, and for any syntax error, it returns undefined and the
- * caller reads the file with the `yaml` package, which also points at errors precisely.
+ * a mapping key at column 0, no quoted scalar or flow collection over several lines (js-yaml is laxer
+ * than the yaml package about their indentation). For anything else, and for any syntax error, it
+ * returns undefined and the caller reads the file with the `yaml` package, which also points at errors
+ * precisely.
  */
 export interface FastDoc {
   value: unknown;
@@ -95,10 +97,73 @@ function readChunk(lines: string[], from: number, to: number): FastDoc | undefin
   if (!/^[A-Za-z0-9_"']/.test(lines[first])) return false;
   let value: unknown;
   try {
-    value = jsyaml.load(lines.slice(from, to).join('\n'), { schema: core });
+    value = loadChunk(lines.slice(from, to).join('\n'));
   } catch {
     return false;
   }
+  if (value === declined) return false;
   if (value === null || value === undefined) return undefined;
   return { value, line: first + 1 };
+}
+
+const declined = Symbol('declined');
+
+/**
+ * One document with js-yaml, or `declined` when a quoted scalar or a flow collection spans lines: js-yaml
+ * takes their continuation lines at any indentation, where the yaml package rejects one that is not
+ * indented below its block (`a: "x` then `b"` at column 0), so such a node is left to the full reader.
+ */
+function loadChunk(chunk: string): unknown {
+  const opened: number[] = [];
+  let multiLine = false;
+  const value: unknown = jsyaml.load(chunk, {
+    schema: core,
+    listener(event, state) {
+      if (event === 'open') {
+        opened.push(state.position); // before the space, comments and line breaks that precede the node
+        return;
+      }
+      const from = opened.pop() ?? 0;
+      if (multiLine) return;
+      const start = nodeStart(state.input, from);
+      const c = state.input[start];
+      const flow = c === '[' || c === '{' || ((c === '"' || c === "'") && state.kind === 'scalar');
+      if (flow && state.input.lastIndexOf('\n', state.position - 1) >= start) multiLine = true;
+    },
+  });
+  return multiLine ? declined : value;
+}
+
+/** The first character of a node whose parsing starts at `i`: past spaces, line breaks and comments. */
+function nodeStart(input: string, i: number): number {
+  while (i < input.length) {
+    const c = input[i];
+    if (c === ' ' || c === '\n' || c === '\r') i++;
+    else if (c === '#') {
+      const eol = input.indexOf('\n', i);
+      i = eol === -1 ? input.length : eol;
+    } else break;
+  }
+  return i;
+}
+
+/**
+ * The 1-based line of the top-level mapping key `key` (plain or quoted) of a document `readFastYaml` read
+ * from `text`, found in the text since the fast reader keeps no positions: in a document it reads, a line
+ * at column 0 is a top-level key, a comment or a `---`. Undefined unless exactly one line of the document
+ * is that key, and when a complex key (`? `) could be it.
+ */
+export function topLevelKeyLine(text: string, doc: FastDoc, key: string): number | undefined {
+  const lines = text.split('\n');
+  const forms = [key, JSON.stringify(key), `'${key}'`];
+  let found: number | undefined;
+  for (let i = doc.line - 1; i < lines.length && !lines[i].startsWith('---'); i++) {
+    const l = lines[i];
+    if (l.startsWith('?')) return undefined;
+    const form = forms.find((f) => l.startsWith(f) && /^ *:(?:[ \r]|$)/.test(l.slice(f.length)));
+    if (form === undefined) continue;
+    if (found !== undefined) return undefined;
+    found = i + 1;
+  }
+  return found;
 }

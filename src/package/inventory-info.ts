@@ -10,11 +10,12 @@ import type { KubeObject } from '../common/kube-object.js';
 import { loadYaml } from '../common/yaml-module.js';
 import { type KptfileInfo, readKptfile } from './kptfile.js';
 import type { LoadedObject } from './loaded-object.js';
-import { shapeObject } from './object-shape.js';
+import { type ShapedObject, shapeObject } from './object-shape.js';
 import type { PackageError } from './package-error.js';
 import { KptfileName, owningPackage, type TreeFile, walkTree } from './package-tree.js';
 import { resolveInside } from './path-safety.js';
 import { parseYamlFile } from './read-yaml.js';
+import { shapeFast } from './shape-file.js';
 
 export type InventorySource = 'resourcegroup' | 'kptfile';
 
@@ -159,22 +160,30 @@ export function nestedInventoryError(
 /**
  * Finds the ResourceGroups among YAML files (kpt reads them from any file of the package, not only
  * resourcegroup.yaml). Files that do not mention the kind are not parsed; syntax errors are left to the
- * loader, which reports them with everything else.
+ * loader, which reports them with everything else. A file the fast reader takes whole and well-formed is
+ * read without the `yaml` package; any other is read with it, which also keeps a ResourceGroup with a
+ * shape error (its coerced values are those of the text).
  */
 export async function scanResourceGroups(files: readonly TreeFile[]): Promise<LoadedObject[]> {
-  await loadYaml();
   const found: LoadedObject[] = [];
   for (const f of files) {
     const text = await readFile(f.abs, 'utf8');
     if (!text.includes(ResourceGroupKind)) continue;
-    for (const doc of parseYamlFile(text, f.rel).docs) {
-      const shaped = shapeObject(doc.doc.toJS(), doc.doc.contents ?? undefined, doc);
+    for (const shaped of shapeFast(text, f.rel) ?? (await shapeFully(text, f.rel))) {
       if (shaped.object && isResourceGroup(shaped.object)) {
         found.push({ object: shaped.object, source: { file: f.rel, line: shaped.line } });
       }
     }
   }
   return found;
+}
+
+/** Every document of a file checked, as the `yaml` package reads it (documents with syntax errors left out). */
+async function shapeFully(text: string, file: string): Promise<ShapedObject[]> {
+  await loadYaml();
+  return parseYamlFile(text, file).docs.map((doc) =>
+    shapeObject(doc.doc.toJS(), doc.doc.contents ?? undefined, doc),
+  );
 }
 
 /**

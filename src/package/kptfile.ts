@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isRecord } from '../common/kube-object.js';
 import { loadYaml, yamlLib } from '../common/yaml-module.js';
+import { readFastYaml, topLevelKeyLine } from './fast-yaml.js';
 import type { PackageError } from './package-error.js';
 import { lineOfNode, parseYamlFile } from './read-yaml.js';
 
@@ -34,9 +35,40 @@ const optString = (v: unknown): string | undefined =>
   v === undefined || v === null ? undefined : typeof v === 'string' ? v : String(v);
 
 /**
- * Reads a Kptfile's text. Only the parts live apply cares about are interpreted; the rest (upstream,
- * info) is kpt's business. An empty `pipeline: {}` or `inventory:` with no value counts as absent, as kpt
- * decodes them to empty/nil.
+ * The parts of a Kptfile's top-level mapping live apply cares about, into `info`. Only those are
+ * interpreted; the rest (upstream, info) is kpt's business. An empty `pipeline: {}` or `inventory:` with
+ * no value counts as absent, as kpt decodes them to empty/nil. `inventoryLine` is asked only when there is
+ * an inventory section; undefined means the caller cannot place it.
+ */
+function interpret(
+  value: Record<string, unknown>,
+  info: KptfileInfo,
+  inventoryLine: () => number | undefined,
+): KptfileInfo | undefined {
+  if (isRecord(value.metadata) && typeof value.metadata.name === 'string') info.name = value.metadata.name;
+  const pipeline = value.pipeline;
+  if (isRecord(pipeline)) {
+    const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
+    info.pipeline = nonEmpty(pipeline.mutators) || nonEmpty(pipeline.validators);
+  }
+  const inv = value.inventory;
+  if (isRecord(inv)) {
+    info.inventory = {
+      name: optString(inv.name),
+      namespace: optString(inv.namespace),
+      inventoryID: optString(inv.inventoryID),
+      labels: stringMap(inv.labels),
+      annotations: stringMap(inv.annotations),
+    };
+    info.inventoryLine = inventoryLine();
+    if (info.inventoryLine === undefined) return undefined;
+  }
+  return info;
+}
+
+/**
+ * Reads a Kptfile's text with the `yaml` package (which must be loaded), reporting syntax errors and an
+ * empty or non-mapping Kptfile at their lines.
  */
 export function parseKptfile(text: string, file: string): KptfileInfo {
   const { docs, errors } = parseYamlFile(text, file);
@@ -58,37 +90,41 @@ export function parseKptfile(text: string, file: string): KptfileInfo {
     });
     return info;
   }
-  if (isRecord(value.metadata) && typeof value.metadata.name === 'string') info.name = value.metadata.name;
-  const pipeline = value.pipeline;
-  if (isRecord(pipeline)) {
-    const nonEmpty = (v: unknown) => Array.isArray(v) && v.length > 0;
-    info.pipeline = nonEmpty(pipeline.mutators) || nonEmpty(pipeline.validators);
-  }
-  const inv = value.inventory;
-  if (isRecord(inv)) {
-    info.inventory = {
-      name: optString(inv.name),
-      namespace: optString(inv.namespace),
-      inventoryID: optString(inv.inventoryID),
-      labels: stringMap(inv.labels),
-      annotations: stringMap(inv.annotations),
-    };
+  const inventoryLine = () => {
     const { isMap, isScalar } = yamlLib();
     const contents = first.doc.contents;
     const pair = isMap(contents)
       ? contents.items.find((p) => isScalar(p.key) && p.key.value === 'inventory')
       : undefined;
-    info.inventoryLine = lineOfNode(
-      first.lineCounter,
-      isScalar(pair?.key) ? pair.key : undefined,
-      first.line,
-    );
-  }
-  return info;
+    return lineOfNode(first.lineCounter, isScalar(pair?.key) ? pair.key : undefined, first.line);
+  };
+  return interpret(value, info, inventoryLine) ?? info;
 }
 
-/** Reads and parses `<dir>/Kptfile`; `file` is its path relative to the repository root. */
+/**
+ * `parseKptfile`'s result without the `yaml` package, for a Kptfile the fast reader reads whose first
+ * document is a mapping and is the first of the file (no empty document before it), and whose `inventory:`
+ * line, if any, is found in the text; undefined for anything else, which `parseKptfile` then reads.
+ */
+export function parseKptfileFast(text: string, file: string): KptfileInfo | undefined {
+  const first = readFastYaml(text)?.[0];
+  if (!first || !isRecord(first.value)) return undefined;
+  // before it only blank lines, comments and at most one `---`: else an empty document may come first
+  const before = text.split('\n', first.line - 1).map((l) => l.trim());
+  if (before.filter((l) => l !== '' && !l.startsWith('#')).some((l, i) => i > 0 || !l.startsWith('---')))
+    return undefined;
+  const info: KptfileInfo = { file, pipeline: false, errors: [] };
+  return interpret(first.value, info, () => topLevelKeyLine(text, first, 'inventory'));
+}
+
+/**
+ * Reads and parses `<dir>/Kptfile`; `file` is its path relative to the repository root. The `yaml`
+ * package is imported only for a Kptfile the fast reader does not take.
+ */
 export async function readKptfile(abs: string, file: string): Promise<KptfileInfo> {
-  const [text] = await Promise.all([readFile(abs, 'utf8'), loadYaml()]);
+  const text = await readFile(abs, 'utf8');
+  const fast = parseKptfileFast(text, file);
+  if (fast) return fast;
+  await loadYaml();
   return parseKptfile(text, file);
 }

@@ -1,10 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Node } from 'yaml';
 import { Annotations, ResourceGroupKind } from '../common/constants.js';
-import { isRecord, type KubeObject } from '../common/kube-object.js';
-import { loadYaml, yamlLib } from '../common/yaml-module.js';
-import { readFastYaml } from './fast-yaml.js';
 import {
   type InventoryInfo,
   isResourceGroup,
@@ -13,11 +9,11 @@ import {
 } from './inventory-info.js';
 import { type KptfileInfo, readKptfile } from './kptfile.js';
 import type { LoadedObject } from './loaded-object.js';
-import { type ShapedObject, shapeObject } from './object-shape.js';
 import { type PackageError, sortPackageErrors } from './package-error.js';
 import { KptfileName, owningPackage, walkTree } from './package-tree.js';
 import { resolveInside } from './path-safety.js';
-import { decodeUtf8, parseYamlFile, type YamlDoc } from './read-yaml.js';
+import { decodeUtf8 } from './read-yaml.js';
+import { shapeFile } from './shape-file.js';
 
 export type { LoadedObject } from './loaded-object.js';
 
@@ -48,50 +44,6 @@ export function isLocalConfig(annotations: Record<string, string> | undefined): 
   return value !== undefined && value !== 'false';
 }
 
-type Shaped = ShapedObject & { object: KubeObject };
-
-/**
- * Every object of one file, checked (shape errors go to `errors`): read by the fast reader when it can
- * read the whole file and every object in it is well-formed, else (and for every error's line) by the
- * `yaml` package.
- */
-function shapeFile(text: string, file: string, errors: PackageError[]): Shaped[] {
-  const fast = readFastYaml(text);
-  if (fast && !fast.some((d) => isRecord(d.value) && d.value.kind === 'List')) {
-    const lineCounter = new (yamlLib().LineCounter)();
-    const shaped = fast.map((d) =>
-      shapeObject(d.value, undefined, { file, text, lineCounter, line: d.line }),
-    );
-    if (shaped.every((x) => x.errors.length === 0 && x.object)) return shaped as Shaped[];
-  }
-  const parsed = parseYamlFile(text, file);
-  errors.push(...parsed.errors);
-  const out: Shaped[] = [];
-  for (const yaml of parsed.docs) {
-    if (yaml.doc.contents === null || yaml.doc.toJS() === null) continue; // empty document (`---` alone)
-    for (const { value, node } of objectsOf(yaml)) {
-      const shaped = shapeObject(value, node, yaml);
-      errors.push(...shaped.errors);
-      if (shaped.object) out.push(shaped as Shaped);
-    }
-  }
-  return out;
-}
-
-/** The objects of one document: itself, or the items of a `kind: List` (flattened as kpt's live.Flatten). */
-function objectsOf(yaml: YamlDoc): { value: unknown; node: Node | undefined }[] {
-  const value: unknown = yaml.doc.toJS();
-  const node = yaml.doc.contents ?? undefined;
-  if (isRecord(value) && value.kind === 'List' && Array.isArray(value.items)) {
-    const itemsNode = yaml.doc.getIn(['items'], true);
-    return value.items.map((item, i) => ({
-      value: item,
-      node: yamlLib().isSeq(itemsNode) ? (itemsNode.items[i] as Node | undefined) : undefined,
-    }));
-  }
-  return [{ value, node }];
-}
-
 /**
  * Reads the deployable unit at `dir` as `kpt live apply <dir>` would: every `*.yaml`/`*.yml` below it,
  * subpackages included, every document, `kind: List` flattened; the Kptfile, kpt's ResourceGroup and
@@ -101,7 +53,6 @@ function objectsOf(yaml: YamlDoc): { value: unknown; node: Node | undefined }[] 
  * committed YAML is applied as is. Throws a PackageFailure only when `dir` leaves the repository.
  */
 export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadResult> {
-  await loadYaml();
   const safe = await resolveInside(opts.repoRoot, dir, 'package path');
   const result: LoadResult = { dir: safe.rel, objects: [], notices: [], errors: [] };
   const kind = await stat(safe.abs).then(
@@ -152,7 +103,7 @@ export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadR
     }
     if (opts.inventoryOnly && !decoded.text?.includes(ResourceGroupKind)) continue;
     const pkg = owningPackage(tree.packages, file.rel) ?? safe.rel;
-    for (const shaped of shapeFile(decoded.text ?? '', file.rel, result.errors)) {
+    for (const shaped of await shapeFile(decoded.text ?? '', file.rel, result.errors)) {
       const loaded: LoadedObject = { object: shaped.object, source: { file: file.rel, line: shaped.line } };
       if (isResourceGroup(shaped.object)) {
         if (pkg === safe.rel) resourceGroups.push(loaded);

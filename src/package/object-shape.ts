@@ -22,27 +22,32 @@ export function describeValue(value: unknown): string {
 
 /** The YAML node at `path` below `node` (keeping scalars), if `node` is a mapping. */
 function nodeAt(node: Node | undefined, path: readonly string[]): Node | undefined {
-  if (!yamlLib().isMap(node)) return undefined;
+  if (!node || !yamlLib().isMap(node)) return undefined;
   const found = node.getIn(path, true);
   return found && typeof found === 'object' && 'range' in found ? (found as Node) : undefined;
 }
 
 function pairFor(node: Node | undefined, key: string): Pair | undefined {
-  if (!yamlLib().isMap(node)) return undefined;
+  if (!node || !yamlLib().isMap(node)) return undefined;
   return node.items.find((p) => (yamlLib().isScalar(p.key) ? String(p.key.value) : String(p.key)) === key);
 }
+
+/**
+ * Where a value was read from: its file and text, its first line, and for a value the `yaml` package read,
+ * the line counter that places its nodes. A value the fast reader read has neither nodes nor a counter.
+ */
+export type ShapeSource = Pick<YamlDoc, 'file' | 'text' | 'line'> & Partial<Pick<YamlDoc, 'lineCounter'>>;
 
 /**
  * Checks the fields every object needs and that the API server types as strings, reporting each problem
  * at its own line with the fix; values of the wrong type are coerced to the text as written so the other
  * rules can still run on the object (the errors are fatal anyway). Objects without apiVersion, kind or
- * metadata.name have no identity and are dropped after their errors are recorded.
+ * metadata.name have no identity and are dropped after their errors are recorded. Without a `node`
+ * (the fast reader) every error is placed at the object's first line and a coerced value is the
+ * JavaScript value as text, so callers use such a result only when it has no errors, and otherwise read
+ * the file again with the `yaml` package.
  */
-export function shapeObject(
-  value: unknown,
-  node: Node | undefined,
-  yaml: Pick<YamlDoc, 'file' | 'text' | 'lineCounter' | 'line'>,
-): ShapedObject {
+export function shapeObject(value: unknown, node: Node | undefined, yaml: ShapeSource): ShapedObject {
   const line = lineOfNode(yaml.lineCounter, node, yaml.line);
   const file = yaml.file;
   const errors: PackageError[] = [];

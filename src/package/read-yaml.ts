@@ -13,10 +13,17 @@ export interface YamlDoc {
   line: number;
 }
 
-/** 1-based line where a node starts; `fallback` when the node has no position. */
-export function lineOfNode(lineCounter: LineCounter, node: Node | null | undefined, fallback = 1): number {
+/**
+ * 1-based line where a node starts; `fallback` when there is no node or it has no position (a value read by
+ * the fast reader has no nodes, and no line counter either).
+ */
+export function lineOfNode(
+  lineCounter: LineCounter | undefined,
+  node: Node | null | undefined,
+  fallback = 1,
+): number {
   const offset = node?.range?.[0];
-  return offset === undefined ? fallback : lineCounter.linePos(offset).line;
+  return offset === undefined || !lineCounter ? fallback : lineCounter.linePos(offset).line;
 }
 
 /**

@@ -6,6 +6,7 @@ import { countOutcomes, failed, type RunResult } from '../apply/run-result.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import { shortName } from '../common/object-id.js';
 import { exitCodeOf, type RunOutcome } from '../common/run-outcome.js';
+import { loadYaml } from '../common/yaml-module.js';
 import {
   type DeployRecord,
   deleteHistory,
@@ -230,7 +231,16 @@ function deployRecord(
   };
 }
 
-/** The plan-drift check, on what the pre-flight decided per object (undefined under `preflight: off`). */
+/**
+ * The plan-drift check, on what the pre-flight decided per object (undefined under `preflight: off`); the
+ * configure entries are diffed, which renders YAML.
+ */
 function planCheck(onPlanned: RunPackageOptions['onPlanned']): ApplyRequest['afterPreflight'] {
-  return onPlanned && ((state) => onPlanned(plannedActions(state)));
+  return (
+    onPlanned &&
+    (async (state) => {
+      await loadYaml();
+      await onPlanned(plannedActions(state));
+    })
+  );
 }

@@ -35,7 +35,6 @@ export interface PreviewRequest {
  */
 export async function computePreview(req: PreviewRequest): Promise<PreviewDocument> {
   const started = Date.now();
-  await loadYaml(); // the diffs render YAML
   const haveRg = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
   // the inventory is read while the package's objects are
   const clusterIds = haveRg ? readClusterInventory(req.client, req.inventory).then((c) => c?.ids ?? []) : [];
@@ -71,6 +70,7 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
         const reason = d.reason ? { reason: d.reason } : {};
         switch (d.action) {
           case 'create':
+            await loadYaml(); // the diff renders YAML; a preview with nothing to create or configure does not
             return {
               ...base,
               action: 'create',
@@ -79,6 +79,7 @@ export async function computePreview(req: PreviewRequest): Promise<PreviewDocume
               ...diffObjects(undefined, d.object ?? manifest, { secretValues }),
             };
           case 'configure': {
+            await loadYaml();
             const diff = configureDiff(current!, d.object!, secretValues);
             if (diff.changes.length > 0)
               return { ...base, action: 'configure', validated: true, ...reason, ...diff };

@@ -132,6 +132,7 @@ describe('readFastYaml', () => {
       'apiVersion: v1\r\nkind: ConfigMap\r\ndata:\r\n  k: "v"\r\n---\r\nkind: x\r\n',
       'x: 1\n---\n---\ny: 2\n',
       'key with spaces: 1\n"quoted key": 2\n',
+      '"quoted key": {a: "x"} # "y\nb:\n  - "x"\n  - [y] # [\n  - {z: 1}\nc: # c\n  # c\n  "q"\n',
     ];
     for (const t of texts) {
       const fast = readFastYaml(t);
@@ -153,6 +154,15 @@ describe('readFastYaml', () => {
       'a: [1, 2\n', // unclosed flow
       'a:\n\t- 1\n', // tab
       '\ufeffa: 1\n', // byte order mark
+      // continuation lines js-yaml takes at any indentation: the yaml package rejects these
+      'a: "foo\nb: x"\n',
+      'm:\n  n:\n    a: "foo\n  bar"\n',
+      "m:\n  a: 'x\n  y'\n",
+      'm:\n  a: [1,\n  2]\n',
+      'm:\n  a: {b: 1,\n c: 2}\n',
+      // and, so as not to tell them apart, every quoted scalar or flow collection over several lines
+      'm:\n  a: "foo\n    bar"\n',
+      'm:\n  a: [1,\n    2]\n',
     ];
     for (const t of declined) expect(readFastYaml(t), JSON.stringify(t)).toBeUndefined();
   });
