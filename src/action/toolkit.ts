@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync } from 'node:fs';
 import { EOL } from 'node:os';
+import { BatchedWriter } from '../common/batched-writer.js';
 
 /**
  * The runner's side of an action, as far as this action uses it: inputs from `INPUT_*`, workflow commands on
@@ -46,8 +47,21 @@ function escapeProperty(s: string): string {
   return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+/**
+ * The log (stdout, where the runner reads workflow commands too): written in batches, one write per turn of
+ * the event loop instead of one per line (a run logs a line or two per object), in order, and flushed when
+ * the process exits.
+ */
+const log = new BatchedWriter((text) => process.stdout.write(text));
+process.on('exit', () => log.flush());
+
+/** Writes what the log holds now (tests read it right after a call). */
+export function flushLog(): void {
+  log.flush();
+}
+
 function issue(name: string, properties: Record<string, unknown>, message: string): void {
-  process.stdout.write(`${commandLine(name, properties, message)}${EOL}`);
+  log.add(`${commandLine(name, properties, message)}${EOL}`);
 }
 
 function annotation(p: AnnotationProperties): Record<string, unknown> {
@@ -62,7 +76,7 @@ function annotation(p: AnnotationProperties): Record<string, unknown> {
 }
 
 export function info(message: string): void {
-  process.stdout.write(`${message}${EOL}`);
+  log.add(`${message}${EOL}`);
 }
 
 export function notice(message: string, properties: AnnotationProperties = {}): void {
@@ -104,7 +118,7 @@ export function setOutput(name: string, value: unknown, env: NodeJS.ProcessEnv =
   const text = value === undefined || value === null ? '' : commandValue(value);
   const file = env.GITHUB_OUTPUT;
   if (!file) {
-    process.stdout.write(EOL);
+    log.add(EOL);
     issue('set-output', { name }, text);
     return;
   }

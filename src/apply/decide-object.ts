@@ -234,10 +234,11 @@ async function resolveNewKind(state: RunState, manifest: KubeObject) {
   const deadline = Date.now() + 15_000;
   for (let delay = 100; ; delay = Math.min(delay * 2, 2000)) {
     const info = await state.client.resolve(manifest.apiVersion, manifest.kind);
+    if (info) return info; // nearly always: looking through what was applied is for the rare miss
     const crdApplied = [...state.applied.keys()].some((k) =>
       k.endsWith('_apiextensions.k8s.io_CustomResourceDefinition'),
     );
-    if (info || !crdApplied || Date.now() > deadline) return info;
+    if (!crdApplied || Date.now() > deadline) return info;
     await new Promise((r) => setTimeout(r, delay));
     state.client.resetDiscovery();
   }

@@ -1,3 +1,5 @@
+import { BatchedWriter } from '../common/batched-writer.js';
+import type { OutStream } from './cli-io.js';
 import { connectBeforeParsing } from './early-connect.js';
 
 /**
@@ -8,18 +10,36 @@ import { connectBeforeParsing } from './early-connect.js';
 const controller = new AbortController();
 let signalled: NodeJS.Signals | undefined;
 
+// stdout to a pipe or file (CI logs) is written in batches, and flushed before each stderr write so the
+// two keep their order when they share a log; a terminal gets every write at once (the progress view)
+const batch = process.stdout.isTTY ? undefined : new BatchedWriter((text) => process.stdout.write(text));
+const stdout: OutStream = batch
+  ? { write: (text) => batch.add(text), isTTY: false, columns: process.stdout.columns }
+  : process.stdout;
+const stderr: OutStream = batch
+  ? {
+      write: (text) => {
+        batch.flush();
+        return process.stderr.write(text);
+      },
+      isTTY: process.stderr.isTTY,
+      columns: process.stderr.columns,
+    }
+  : process.stderr;
+process.on('exit', () => batch?.flush());
+
 function onSignal(signal: NodeJS.Signals): void {
   if (signalled === 'SIGINT' && signal === 'SIGINT') {
-    process.stderr.write('kpt-live: SIGINT again: exiting now; the inventory may not list every object\n');
+    stderr.write('kpt-live: SIGINT again: exiting now; the inventory may not list every object\n');
     process.exit(130);
   }
   if (signalled) {
     // a CI runner follows SIGINT with SIGTERM: keep saving the inventory until SIGKILL
-    process.stderr.write(`kpt-live: ${signal}: already stopping, saving the inventory\n`);
+    stderr.write(`kpt-live: ${signal}: already stopping, saving the inventory\n`);
     return;
   }
   signalled = signal;
-  process.stderr.write(
+  stderr.write(
     `kpt-live: ${signal}: stopping after the current step and saving the inventory${signal === 'SIGINT' ? ' (Ctrl-C again exits now)' : ''}\n`,
   );
   controller.abort(new Error(`interrupted by ${signal}`));
@@ -41,8 +61,8 @@ const early = connectBeforeParsing(argv, process.cwd());
 void import('./main.js')
   .then(({ main }) =>
     main(argv, {
-      stdout: process.stdout,
-      stderr: process.stderr,
+      stdout,
+      stderr,
       cwd: process.cwd(),
       env: process.env,
       signal: controller.signal,
@@ -50,7 +70,7 @@ void import('./main.js')
     }),
   )
   .then((code) => {
-    if (signalled) process.stderr.write(`kpt-live: interrupted by ${signalled}\n`);
+    if (signalled) stderr.write(`kpt-live: interrupted by ${signalled}\n`);
     process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
   })
   .finally(() => early?.connection.drop());

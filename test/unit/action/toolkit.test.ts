@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   appendSummary,
   commandLine,
+  flushLog,
   getInput,
   notice,
   setFailed,
@@ -37,12 +38,16 @@ describe('toolkit: workflow commands', () => {
   it('drops empty annotation properties and maps the names @actions/core maps', () => {
     warning('careful', { title: 'T', startLine: 3, endLine: undefined });
     notice('plain');
-    expect(written).toEqual([`::warning title=T,line=3::careful${os.EOL}`, `::notice::plain${os.EOL}`]);
+    // lines are held until the end of the event loop's turn, then written at once, in order
+    expect(written).toEqual([]);
+    flushLog();
+    expect(written).toEqual([`::warning title=T,line=3::careful${os.EOL}::notice::plain${os.EOL}`]);
   });
 
   it('setFailed sets exit code 1 and writes an error annotation', () => {
     setFailed('it broke');
     expect(process.exitCode).toBe(1);
+    flushLog();
     expect(written).toEqual([`::error::it broke${os.EOL}`]);
   });
 });

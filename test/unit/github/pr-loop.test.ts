@@ -5,6 +5,7 @@ import { mergedPullsOf } from '../../../src/action/github/merged-pulls.js';
 import { createOctokit } from '../../../src/action/github/octokit.js';
 import type { ActionInputs } from '../../../src/action/inputs.js';
 import { PreviewComments } from '../../../src/action/preview-comments.js';
+import { flushLog } from '../../../src/action/toolkit.js';
 import type { PackageRunResult } from '../../../src/pipeline/run-package.js';
 import { planFromPreview } from '../../../src/preview/plan-digest.js';
 import { parsePlanDigest } from '../../../src/report/plan-digest-marker.js';
@@ -148,6 +149,7 @@ describe('preview comments (comment-key, comment modes, dropped packages)', () =
     const c = new PreviewComments(commentInputs(), ctx('pr'), octokit);
     await c.onPreview(previewResult('deploy/a', true));
     await c.finish(['deploy/a']);
+    flushLog(); // the log is written in batches
     const printed = out.mock.calls.map((a) => String(a[0])).join('');
     out.mockRestore();
     expect(printed).toMatch(/::notice::PR comment skipped: .*403/);
@@ -243,6 +245,7 @@ describe('the result back on the merged pull request', () => {
     const octokit = createOctokit(server.readToken, { baseUrl: server.url });
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     await new ApplyFeedback(feedbackInputs(), ctx('push'), octokit).report(applyResult('deploy/a'), []);
+    flushLog(); // the log is written in batches
     const printed = out.mock.calls.map((a) => String(a[0])).join('');
     out.mockRestore();
     expect(printed).toMatch(/::notice::apply result not posted on #7: .*403/);
@@ -284,6 +287,7 @@ describe('the result back on the merged pull request', () => {
     // no digest for this package, and preflight off: notices, never a failure
     await fail.planCheck('deploy/none')!(changed);
     await fail.planCheck('deploy/a')!(undefined);
+    flushLog(); // the log is written in batches
     const printed = out.mock.calls.map((a) => String(a[0])).join('');
     out.mockRestore();
     expect(printed).toMatch(
