@@ -9,11 +9,16 @@ import { forEachPackage } from './for-each-package.js';
 import type { RunFlags } from './options.js';
 import { locatePackage } from './package-dir.js';
 
-/** What the CLI records with each apply/destroy: the checkout's HEAD commit (if any) and user@host. */
-export async function cliHistory(repoRoot: string, flags: RunFlags): Promise<HistoryOptions> {
+/**
+ * What the CLI records with each apply/destroy: the checkout's HEAD commit (if any) and user@host. The commit
+ * is looked up (git, ~15–25 ms) while the run starts: only the stale-commit guard and the record wait for it.
+ */
+export function cliHistory(repoRoot: string, flags: RunFlags): HistoryOptions {
   // not a git checkout (or no git): no commit, so no stale-commit guard
-  const head = await git(repoRoot, ['rev-parse', 'HEAD'], { allowFail: true }).catch(() => undefined);
-  const commit = head?.code === 0 ? head.stdout.trim() || undefined : undefined;
+  const commit = git(repoRoot, ['rev-parse', 'HEAD'], { allowFail: true }).then(
+    (head) => (head.code === 0 ? head.stdout.trim() || undefined : undefined),
+    () => undefined,
+  );
   let user = 'unknown';
   try {
     user = userInfo().username;

@@ -84,7 +84,7 @@ export function runActuation(
         repoRoot: loc.root,
         defaultNamespace,
         options,
-        history: await cliHistory(loc.root, flags),
+        history: cliHistory(loc.root, flags),
         signal: ctx.signal,
         emit: (e) => {
           printer.event(e);

@@ -62,8 +62,11 @@ export interface RunPackageOptions {
 }
 
 export interface HistoryOptions {
-  /** The commit being applied (enables the stale-commit guard). */
-  commit?: string;
+  /**
+   * The commit being applied (enables the stale-commit guard); may still be being looked up (the CLI asks git
+   * while the run starts): the guard and the record wait for it, nothing else does.
+   */
+  commit?: string | Promise<string | undefined>;
   /** Who started it: the workflow run URL, else user@host. */
   trigger: string;
   /** Records kept per inventory. */
@@ -153,9 +156,12 @@ export async function runPackage(
     // the stale-commit guard runs while the lock is taken and the cluster read; it refuses the run before
     // its first write, with the pre-flight's plan check
     const commit = mode === 'apply' && !o.history?.allowStale ? o.history?.commit : undefined;
-    const staleCheck = commit
-      ? readHistory().then(({ history }) => history && staleCommitReason(o.repoRoot, commit, history))
-      : undefined;
+    const staleCheck =
+      commit === undefined
+        ? undefined
+        : Promise.all([readHistory(), commit]).then(
+            ([{ history }, c]) => history && c && staleCommitReason(o.repoRoot, c, history),
+          );
     staleCheck?.catch(() => {}); // awaited (and its failure reported) before the first write
     const startedAt = new Date().toISOString();
     // the record is written while the lock is released
@@ -175,7 +181,7 @@ export async function runPackage(
       await writeHistory(
         client,
         inventory,
-        deployRecord(prepared.dir, mode, o.history, startedAt, run),
+        deployRecord(prepared.dir, mode, o.history, await o.history.commit, startedAt, run),
         o.history.keep,
         entries,
       ).catch((err) => result.notices.push(`deploy history not recorded: ${(err as Error).message}`));
@@ -211,6 +217,7 @@ function deployRecord(
   pkg: string,
   mode: 'apply' | 'destroy',
   h: HistoryOptions,
+  commit: string | undefined,
   startedAt: string,
   run: RunResult,
 ): DeployRecord {
@@ -220,7 +227,7 @@ function deployRecord(
   return {
     package: pkg,
     mode,
-    commit: h.commit,
+    commit,
     trigger: h.trigger,
     startedAt,
     finishedAt: new Date().toISOString(),
