@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { adminClient, createNamespace } from '../support/cluster.js';
 import { packageIn, runCli } from './cli-helpers.js';
@@ -48,5 +49,39 @@ describe('kpt-live history', () => {
     expect(await records()).toBe(0);
     const listed = await runCli(['history', 'basic', '--output', 'json'], { cwd: work });
     expect(JSON.parse(listed.stdout)).toEqual([]);
+  });
+
+  it("records the checkout's HEAD commit and refuses to apply an older one (looked up while the run starts)", async () => {
+    const ns = await createNamespace(adminClient(), 'clistale');
+    const work = await packageIn('basic', ns);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], {
+        cwd: work,
+        encoding: 'utf8',
+      }).trim();
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'one');
+    const older = git('rev-parse', 'HEAD');
+    git('commit', '-q', '--allow-empty', '-m', 'two');
+    const newer = git('rev-parse', 'HEAD');
+    const applied = await runCli(['apply', 'basic', '-n', ns], { cwd: work });
+    expect(applied.code, applied.stderr).toBe(0);
+    const records = () =>
+      runCli(['history', 'basic', '--output', 'json'], { cwd: work }).then(
+        (r) => JSON.parse(r.stdout) as { commit?: string }[],
+      );
+    expect((await records())[0].commit).toBe(newer);
+
+    git('checkout', '-q', older);
+    const stale = await runCli(['apply', 'basic', '-n', ns], { cwd: work });
+    expect(stale.code).toBe(1);
+    expect(stale.stderr + stale.stdout).toMatch(
+      new RegExp(`commit ${older.slice(0, 12)} is older than ${newer.slice(0, 12)}`),
+    );
+    expect(await records()).toHaveLength(1); // refused before its first write: no record
+    const allowed = await runCli(['apply', 'basic', '-n', ns, '--allow-stale'], { cwd: work });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect((await records())[0].commit).toBe(older);
   });
 });
