@@ -1,6 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { adminClient, createNamespace } from '../support/cluster.js';
+import { git as gitIn } from '../support/git-repo.js';
 import { packageIn, runCli } from './cli-helpers.js';
 
 describe('kpt-live history', () => {
@@ -54,11 +54,7 @@ describe('kpt-live history', () => {
   it("records the checkout's HEAD commit and refuses to apply an older one (looked up while the run starts)", async () => {
     const ns = await createNamespace(adminClient(), 'clistale');
     const work = await packageIn('basic', ns);
-    const git = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], {
-        cwd: work,
-        encoding: 'utf8',
-      }).trim();
+    const git = (...args: string[]) => gitIn(work, ...args);
     git('init', '-q');
     git('add', '-A');
     git('commit', '-q', '-m', 'one');

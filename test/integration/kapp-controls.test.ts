@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultRunOptions } from '../../src/apply/run-options.js';
 import { readHistory } from '../../src/inventory/deploy-history.js';
@@ -6,6 +5,7 @@ import type { Connection } from '../../src/kube/connect.js';
 import { runPackage } from '../../src/pipeline/run-package.js';
 import { adminClient, createNamespace } from '../support/cluster.js';
 import { productClient } from '../support/engine.js';
+import { git as gitIn } from '../support/git-repo.js';
 import { inlinePackage } from '../support/packages.js';
 import { actions, runPkg } from '../support/run.js';
 
@@ -161,11 +161,7 @@ spec:
 
   it('records deploy history (bounded) and refuses an older commit after a newer one was applied', async () => {
     const pkg = inlinePackage(ns, { 'h.yaml': cm('hist', '1') });
-    const g = (...args: string[]) =>
-      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@e', ...args], {
-        cwd: pkg.repo,
-        encoding: 'utf8',
-      }).trim();
+    const g = (...args: string[]) => gitIn(pkg.repo, ...args);
     g('init', '-q');
     g('add', '-A');
     g('commit', '-q', '-m', 'one');
