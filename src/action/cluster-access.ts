@@ -1,5 +1,4 @@
 import { type Connection, connect } from '../kube/connect.js';
-import { connectAhead, type EarlyConnection } from '../kube/early-connection.js';
 import { credentialValues } from '../kube/kube-config.js';
 import * as core from './toolkit.js';
 
@@ -17,12 +16,4 @@ export async function connectCluster(kubeconfig: string, context: string): Promi
   );
   for (const value of credentialValues(conn.access)) core.setSecret(value);
   return conn;
-}
-
-/**
- * Starts connecting while the packages are selected (see connectAhead). Only for a `kubeconfig` input: a run
- * whose change touches no package must not need the cluster (a fork's pull request has no secrets).
- */
-export function connectEarly(kubeconfig: string, context: string): EarlyConnection {
-  return connectAhead(connectCluster(kubeconfig, context));
 }

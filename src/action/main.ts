@@ -4,7 +4,7 @@ import { forEachAtMost, packagesAtOnce } from '../pipeline/package-concurrency.j
 import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
 import { collectSecretValues } from '../preview/redact.js';
 import { ApplyFeedback } from './apply-feedback.js';
-import { connectCluster, connectEarly } from './cluster-access.js';
+import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
 import { type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
@@ -17,7 +17,8 @@ import * as core from './toolkit.js';
 
 /**
  * The action: inputs → which packages → run each (preview / apply / destroy / status / drift) → report → outputs.
- * `started`: the connection src/index.ts began before loading this module (see connectAtStart).
+ * `started`: the connection src/index.ts began before loading this module (connectAtStart decides when);
+ * without one, the action connects when a package needs the cluster. Closed unused if none does.
  */
 export async function run(started?: EarlyConnection): Promise<void> {
   const abort = new AbortController();
@@ -27,7 +28,6 @@ export async function run(started?: EarlyConnection): Promise<void> {
   };
   process.once('SIGINT', () => onSignal('SIGINT'));
   process.once('SIGTERM', () => onSignal('SIGTERM'));
-  let early = started;
   try {
     const inputs = parseInputs();
     const ctx = await readEventContext();
@@ -41,9 +41,6 @@ export async function run(started?: EarlyConnection): Promise<void> {
       await runDriftMode(inputs, ctx, repoRoot, octokit, abort.signal);
       return;
     }
-    // the cluster connection is made while the packages are selected (closed unused if none is)
-    if (!early && mode !== 'resolve' && inputs.kubeconfig)
-      early = connectEarly(inputs.kubeconfig, inputs.context);
     const units = await selectPackages(repoRoot, inputs.packages, ctx, octokit);
     core.setOutput('packages', JSON.stringify(units.map((u) => u.path)));
     if (mode === 'resolve') {
@@ -58,7 +55,7 @@ export async function run(started?: EarlyConnection): Promise<void> {
       setOutputs([]);
       return;
     }
-    const conn = await (early?.take() ?? connectCluster(inputs.kubeconfig, inputs.context));
+    const conn = await (started?.take() ?? connectCluster(inputs.kubeconfig, inputs.context));
     const atOnce = packagesAtOnce(mode, inputs.packageConcurrency);
     if (atOnce > 1 && units.length > 1)
       core.info(
@@ -147,7 +144,7 @@ export async function run(started?: EarlyConnection): Promise<void> {
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : String(err));
   } finally {
-    early?.drop();
+    started?.drop();
   }
 }
 
