@@ -1,12 +1,9 @@
-import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
 import { idOf } from '../common/object-id.js';
 import type { SourceRef } from '../common/source-ref.js';
 import { deleteConfigMapInventory } from '../inventory/configmap-inventory.js';
 import { ensureResourceGroupCrd } from '../inventory/install-crd.js';
-import { acquireInventoryLock } from '../inventory/inventory-lock.js';
 import type { ClusterInventory, InventoryEntry, InventoryRef } from '../inventory/inventory-types.js';
-import { readClusterInventory } from '../inventory/read-inventory.js';
 import { writeResourceGroup } from '../inventory/resourcegroup.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
@@ -16,6 +13,7 @@ import { withOwningInventory } from './apply-object.js';
 import { applyWave } from './apply-wave.js';
 import type { RunEventSink } from './events.js';
 import { group } from './group.js';
+import { type InventoryAhead, startInventoryAhead } from './inventory-ahead.js';
 import { type RunHold, runHoldingLock } from './locked-run.js';
 import { formatRejections, preflight } from './preflight.js';
 import { pruneWave } from './prune-wave.js';
@@ -44,6 +42,8 @@ export interface ApplyRequest {
    * changed (plan-drift: fail).
    */
   afterPreflight?: (state: RunState) => void | Promise<void>;
+  /** The lock and inventory read, already started (startInventoryAhead) while the package was checked. */
+  ahead?: InventoryAhead;
 }
 
 /** A fatal problem: reported once as an error event; nothing (more) is changed. */
@@ -62,24 +62,19 @@ export async function runApply(req: ApplyRequest): Promise<RunResult> {
 async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold): Promise<RunResult> {
   let state: RunState | undefined;
   try {
-    const takeLock = () =>
-      acquireInventoryLock(req.client, req.inventory, {
-        timeoutMs: req.options.lockTimeoutMs,
-        leaseSeconds: req.options.lockLeaseSeconds,
-        onWait: (holder) =>
-          req.onProgress?.(`waiting for another run of this package to finish (lock held by ${holder})`),
-      });
+    let ahead = req.ahead ?? startInventoryAhead(req.client, req.inventory, req.options, req.onProgress);
     // the inventory namespace nearly always exists: look at it only when the lock's Lease cannot be created
     hold.locked(
-      await takeLock().catch(async (err: unknown) => {
+      await ahead.lock.catch(async (err: unknown) => {
         if (!(err instanceof KubeApiError && err.code === 404)) throw err;
         await ensureInventoryNamespace(req);
-        return takeLock();
+        ahead = startInventoryAhead(req.client, req.inventory, req.options, req.onProgress);
+        return ahead.lock;
       }),
     );
     // no ResourceGroup kind yet means no inventory yet; the CRD is installed after the pre-flight
-    const rgServed = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
-    const clusterRead = rgServed ? readClusterInventory(req.client, req.inventory) : undefined;
+    const rgServed = await ahead.served;
+    const clusterRead = ahead.cluster;
     state = await prepareState(req, clusterRead, startedAt);
     hold.prepared(state);
     const cluster = await clusterRead;

@@ -1,6 +1,7 @@
 import { type ApplyRequest, runApply } from '../apply/applier.js';
 import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
+import { type InventoryAhead, startInventoryAhead } from '../apply/inventory-ahead.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { countOutcomes, failed, type RunResult } from '../apply/run-result.js';
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
@@ -97,12 +98,16 @@ export async function runPackage(
   ]).catch(() => undefined);
   // apply and destroy read the deploy history while the package is checked against the cluster
   let historyRead: Promise<HistoryEntry[] | undefined> | undefined;
+  // apply takes its lock and reads the cluster's inventory while the package is checked; a run that stops
+  // before it applies gives the lock back
+  let ahead: InventoryAhead | undefined;
   try {
     const prepared = await preparePackage(client, dir, {
       repoRoot: o.repoRoot,
       defaultNamespace: o.defaultNamespace,
       inventoryOnly: mode === 'destroy' || mode === 'status',
       onInventory: (inv) => {
+        if (mode === 'apply') ahead = startInventoryAhead(client, inv, o.options, o.onProgress);
         if (o.history && (mode === 'apply' || mode === 'destroy'))
           historyRead = readHistoryEntries(client, inv).catch(() => undefined);
       },
@@ -144,6 +149,11 @@ export async function runPackage(
       return result;
     }
     const req = { client, inventory, options: o.options, emit, signal: o.signal, onProgress: o.onProgress };
+    const handOver = () => {
+      const started = ahead;
+      ahead = undefined;
+      return started;
+    };
     // the history is needed before the run only for the stale-commit guard; otherwise its read goes on
     // while the run starts, and only the record written afterwards waits for it
     const readHistory = async () => {
@@ -190,6 +200,7 @@ export async function runPackage(
       mode === 'apply'
         ? await runApply({
             ...req,
+            ahead: handOver(),
             objects: prepared.objects,
             afterRun,
             afterPreflight: async (state) => {
@@ -205,6 +216,7 @@ export async function runPackage(
     result.exitCode = exitCodeOf(run.outcome);
     return result;
   } catch (err) {
+    await ahead?.abandon();
     result.outcome = 'error';
     result.error = (err as Error).message;
     if (err instanceof PackageFailure) result.packageErrors = err.errors;

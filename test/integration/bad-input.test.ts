@@ -190,6 +190,14 @@ describe('bad input is refused before anything changes', () => {
     return { writes, seen: events };
   }
 
+  /** The runs' locks (Leases) left in the namespace. */
+  async function runLocks(): Promise<string[]> {
+    const res = await api.request('GET', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`);
+    expect(res.status).toBe(200);
+    const leases = res.body as { items: { metadata: { name: string } }[] };
+    return leases.items.map((l) => l.metadata.name).filter((n) => n.startsWith('kpt-live-action.'));
+  }
+
   function expectGoodMessage(text: string, where: string | undefined, line?: number) {
     if (where) expect(text).toContain(line ? `${where}:${line}` : where);
     expect(text).not.toMatch(/^\s+at /m);
@@ -247,6 +255,8 @@ describe('bad input is refused before anything changes', () => {
         }
       });
       expect(writes.map(describeRequest), outputs.join('\n---\n').slice(0, 3000)).toEqual([]);
+      // the lock is taken while the package is checked: a refused package gives it back
+      expect(await runLocks()).toEqual([]);
     });
   }
 
