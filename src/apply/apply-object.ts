@@ -3,10 +3,12 @@ import { cloneJson, type KubeObject } from '../common/kube-object.js';
 
 /** The manifest we send: the package's object plus our owning-inventory annotation. */
 export function withOwningInventory(obj: KubeObject, inventoryId: string): KubeObject {
-  const copy = cloneJson(obj);
-  copy.metadata.annotations = {
-    ...(copy.metadata.annotations ?? {}),
-    [Annotations.OwningInventory]: inventoryId,
+  // new top level, metadata and annotations; the rest is shared with obj (neither is changed afterwards)
+  return {
+    ...obj,
+    metadata: {
+      ...obj.metadata,
+      annotations: { ...(obj.metadata.annotations ?? {}), [Annotations.OwningInventory]: inventoryId },
+    },
   };
-  return copy;
 }

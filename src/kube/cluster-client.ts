@@ -117,11 +117,14 @@ export function createClusterClient(http: HttpClient): ClusterClient {
     }
   };
 
+  // built by hand: a URLSearchParams per request is a measurable share of a 1000-object run's CPU
   const query = (params: Record<string, string | undefined>) => {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(params)) if (v !== undefined) q.set(k, v);
-    const s = q.toString();
-    return s ? `?${s}` : '';
+    let s = '';
+    for (const k in params) {
+      const v = params[k];
+      if (v !== undefined) s += `${s ? '&' : '?'}${k}=${encodeURIComponent(v)}`;
+    }
+    return s;
   };
 
   return {

@@ -114,6 +114,7 @@ const declined = Symbol('declined');
  * indented below its block (`a: "x` then `b"` at column 0), so such a node is left to the full reader.
  */
 function loadChunk(chunk: string): unknown {
+  if (singleLineNodes(chunk)) return jsyaml.load(chunk, { schema: core });
   const opened: number[] = [];
   let multiLine = false;
   const value: unknown = jsyaml.load(chunk, {
@@ -132,6 +133,32 @@ function loadChunk(chunk: string): unknown {
     },
   });
   return multiLine ? declined : value;
+}
+
+/**
+ * Whether no quoted scalar or flow collection of `chunk` can span lines, judged from the text alone (the
+ * js-yaml listener that tells for sure costs a call per node): no `[` or `{` at all, and on every line an
+ * even number of `"` and of `'` and no backslash next to them. A line that opens a quoted scalar without
+ * closing it has an odd count of its quote (an escape is `\"` or `''`); anything unsure goes the long way.
+ */
+function singleLineNodes(chunk: string): boolean {
+  if (chunk.includes('[') || chunk.includes('{')) return false;
+  let dq = 0;
+  let sq = 0;
+  let backslash = false;
+  for (let i = 0; i <= chunk.length; i++) {
+    const c = i === chunk.length ? 10 : chunk.charCodeAt(i);
+    if (c === 34) dq++;
+    else if (c === 39) sq++;
+    else if (c === 92) backslash = true;
+    else if (c === 10) {
+      if (dq % 2 === 1 || sq % 2 === 1 || (backslash && dq + sq > 0)) return false;
+      dq = 0;
+      sq = 0;
+      backslash = false;
+    }
+  }
+  return true;
 }
 
 /** The first character of a node whose parsing starts at `i`: past spaces, line breaks and comments. */

@@ -1,5 +1,5 @@
 import { Labels } from '../common/constants.js';
-import { cloneJson, splitApiVersion } from '../common/kube-object.js';
+import { splitApiVersion } from '../common/kube-object.js';
 import { idKey, idOf, type ObjectId, shortName } from '../common/object-id.js';
 import { checkDependencies } from './dependency-check.js';
 import type { LoadedObject } from './loaded-object.js';
@@ -47,7 +47,8 @@ export function validatePackage(
   const objects: LoadedObject[] = [];
 
   for (const item of loaded.objects) {
-    const object = cloneJson(item.object);
+    // only metadata.namespace is filled in below: a copy of the top level and of metadata is enough
+    const object = { ...item.object, metadata: { ...item.object.metadata } };
     const at = { file: item.source.file, line: item.source.line, object: shortName(idOf(object)) };
 
     if (object.metadata.labels?.[Labels.InventoryId] !== undefined) {

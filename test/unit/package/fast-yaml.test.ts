@@ -141,6 +141,15 @@ describe('readFastYaml', () => {
     }
   });
 
+  it('reads quotes that open and close on one line without its per-node check, the same as with it', () => {
+    const texts = [
+      'a: "x"\nb: \'y\'\nc:\n  - ""\n  - "it\'s"\n',
+      'rules:\n  - apiGroups:\n      - ""\n    verbs:\n      - get\n',
+      "a: 'say \"hi\"'\nb: x # it's a comment\n",
+    ];
+    for (const t of texts) expect(readFastYaml(t), JSON.stringify(t)).toEqual(slow(t));
+  });
+
   it('declines what only the full reader reads exactly, and syntax errors', () => {
     const declined = [
       'a: &x 1\nb: *x\n', // anchors and aliases
@@ -163,6 +172,10 @@ describe('readFastYaml', () => {
       // and, so as not to tell them apart, every quoted scalar or flow collection over several lines
       'm:\n  a: "foo\n    bar"\n',
       'm:\n  a: [1,\n    2]\n',
+      // even quote counts on every line, yet one scalar over two: escapes, a quote in the other kind
+      'm:\n  a: "x \\"\n    y \\" z"\n',
+      "m:\n  a: 'it''s\n    ok'\n",
+      'm:\n  a: "it\'s\n    \'ok\'"\n',
     ];
     for (const t of declined) expect(readFastYaml(t), JSON.stringify(t)).toBeUndefined();
   });
