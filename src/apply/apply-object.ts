@@ -1,5 +1,5 @@
 import { Annotations } from '../common/constants.js';
-import { cloneJson, type KubeObject } from '../common/kube-object.js';
+import type { KubeObject } from '../common/kube-object.js';
 
 /** The manifest we send: the package's object plus our owning-inventory annotation. */
 export function withOwningInventory(obj: KubeObject, inventoryId: string): KubeObject {
