@@ -15,6 +15,7 @@ import {
 } from './apply-error.js';
 import { takeoverManagers, upgradedManagedFields } from './client-side-takeover.js';
 import { isNoOpApply } from './no-op-apply.js';
+import { provenNoOp } from './proven-no-op.js';
 import type { RunState } from './run-state.js';
 import { patchTowards, takeoverRemovals, withoutPaths } from './simulate-takeover.js';
 import { type SkipReason, skipMessage } from './skip-reason.js';
@@ -25,7 +26,10 @@ export type DecidedAction = 'create' | 'configure' | 'unchanged' | 'replace' | '
 
 export interface ObjectDecision {
   action: DecidedAction;
-  /** The object as the server answered the apply (or its dry-run); for a strategy skip, the live object. */
+  /**
+   * The object as the server answered the apply (or its dry-run); for a strategy skip, and for an unchanged
+   * object proven without a dry-run (provenNoOp), the live object.
+   */
   object?: KubeObject;
   /** False when the server could not judge it yet (its Namespace or CRD comes with this package). */
   validated?: boolean;
@@ -140,6 +144,11 @@ async function decide(state: RunState, id: ObjectId, write: boolean): Promise<Ob
 
   const absorbed = takeoverManagers(live);
   const takenOver = absorbed.size > 0 ? [...absorbed].sort() : undefined;
+  // what our own last apply left in place needs no dry-run to be known unchanged (preflight: all asks the
+  // server about every object all the same)
+  const proofTaken = !write && live && !takenOver && state.options.preflight !== 'all';
+  if (proofTaken && provenNoOp(live, manifest, state.options.fieldManager))
+    return { action: 'unchanged', object: live, validated: true, info };
   let object: KubeObject;
   try {
     if (write && live && takenOver) {

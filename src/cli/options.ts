@@ -154,7 +154,7 @@ export function addApplyFlags(cmd: Command): Command {
     )
     .option(
       '--preflight-all',
-      "dry-run every object before the first write, the first wave's new ones too (one request more each)",
+      "dry-run every object before the first write, the first wave's new ones and those proven unchanged too (one request more each)",
     )
     .option('--exit-early', "stop at the first wave with a failure (kapp's exit-early-on-apply-error)")
     .addOption(

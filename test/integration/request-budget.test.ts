@@ -9,7 +9,7 @@ import { applyObjects, newInventory, objectsFromYaml, productClient } from '../s
 
 /**
  * Issue 9's request budget, read from the API server's audit log: one request per object plus one per
- * kind and namespace. Objects that are Current as applied (ConfigMaps) need no GET and no watch, and a
+ * kind and namespace; none for an object our last apply left unchanged. Objects that are Current as applied (ConfigMaps) need no GET and no watch, and a
  * DELETE the server answers with Success needs no wait.
  */
 describe('requests per object', () => {
@@ -71,8 +71,26 @@ describe('requests per object', () => {
       expect(r.result.outcome, r.result.error).toBe('success');
       expect(r.result.objects.every((o) => o.action === 'unchanged')).toBe(true);
     });
-    // the dry-run shows nothing would change: no second request, and still no GET or watch
-    expect(noop).toEqual({ 'patch (dry-run)': 20, list: 1 });
+    // our field set and the live values prove nothing would change (provenNoOp): only the LIST
+    expect(noop).toEqual({ list: 1 });
+
+    // another writer changes one of them: that one alone is dry-run (and, forced, applied back)
+    const edited = await api.request(
+      'PATCH',
+      `/api/v1/namespaces/${ns}/configmaps/many-7?fieldManager=kubectl-edit`,
+      { data: { k: 'edited' } },
+      'application/merge-patch+json',
+    );
+    expect(edited.status).toBe(200);
+    const drift = await configMapRequests(async () => {
+      const r = await applyObjects(conn, objectsFromYaml(yaml, ns), inv, { forceConflicts: true });
+      expect(r.result.outcome, r.result.error).toBe('success');
+      const changed = r.result.objects.filter((o) => o.action !== 'unchanged').map((o) => o.id.name);
+      expect(changed).toEqual(['many-7']);
+    });
+    expect(drift).toEqual({ 'patch (dry-run)': 1, patch: 1, list: 1 });
+    const back = await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/many-7`);
+    expect((back.body as { data: { k: string } }).data.k).toBe('7');
 
     const gone = await configMapRequests(async () => {
       const r = await runDestroy({
