@@ -1,5 +1,6 @@
 import { hostname, userInfo } from 'node:os';
 import { git } from '../changes/git.js';
+import { readHeadCommit } from '../changes/head-commit.js';
 import { readHistory } from '../inventory/deploy-history.js';
 import { readInventoryInfo } from '../package/inventory-info.js';
 import { formatPackageError } from '../package/package-error.js';
@@ -11,14 +12,20 @@ import { locatePackage } from './package-dir.js';
 
 /**
  * What the CLI records with each apply/destroy: the checkout's HEAD commit (if any) and user@host. The commit
- * is looked up (git, ~15–25 ms) while the run starts: only the stale-commit guard and the record wait for it.
+ * is read from .git (readHeadCommit), or else looked up with git (~15–25 ms) while the run starts: only the
+ * stale-commit guard and the record wait for it.
  */
 export function cliHistory(repoRoot: string, flags: RunFlags): HistoryOptions {
-  // not a git checkout (or no git): no commit, so no stale-commit guard
-  const commit = git(repoRoot, ['rev-parse', 'HEAD'], { allowFail: true }).then(
-    (head) => (head.code === 0 ? head.stdout.trim() || undefined : undefined),
-    () => undefined,
-  );
+  // read from .git when it says for certain; else git (not a git checkout, or no git: no commit, so no
+  // stale-commit guard)
+  const known = readHeadCommit(repoRoot);
+  const commit =
+    known !== undefined
+      ? Promise.resolve(known ?? undefined)
+      : git(repoRoot, ['rev-parse', 'HEAD'], { allowFail: true }).then(
+          (head) => (head.code === 0 ? head.stdout.trim() || undefined : undefined),
+          () => undefined,
+        );
   let user = 'unknown';
   try {
     user = userInfo().username;
