@@ -77,6 +77,11 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
     const clusterRead = ahead.cluster;
     state = await prepareState(req, clusterRead, startedAt);
     hold.prepared(state);
+    // the objects not in the cluster are created together after the pre-flight and the inventory write:
+    // their connections open during those round trips, not in the first ones of the burst
+    let creates = 0;
+    for (const key of state.manifests.keys()) if (state.live.get(key) === null) creates++;
+    req.client.warm(Math.min(creates, req.options.concurrency));
     const cluster = await clusterRead;
     const s = state;
 

@@ -33,7 +33,9 @@ export function startInventoryAhead(
       onProgress?.(`waiting for another run of this package to finish (lock held by ${holder})`),
   });
   const served = lock.then(async () => !!(await client.resolve(ResourceGroupApiVersion, ResourceGroupKind)));
-  const cluster = served.then((s) => (s ? readClusterInventory(client, inventory) : undefined));
+  const cluster = served.then((s) =>
+    s ? readClusterInventory(client, inventory, { together: true }) : undefined,
+  );
   // whoever uses these awaits them; a run that stops first must not leave a rejection unhandled
   served.catch(() => {});
   cluster.catch(() => {});

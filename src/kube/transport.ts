@@ -6,6 +6,7 @@ import type { Credentials } from './credentials.js';
 import type { KubeCluster } from './kubeconfig-file.js';
 import { KubeConfigError } from './kubeconfig-file.js';
 import { hostOf, proxyFor } from './proxy.js';
+import { type WarmableAgent, warmableAgent } from './warm-agent.js';
 
 /**
  * How requests reach the API server: the server's address (IPv6 brackets removed), one keep-alive agent for
@@ -23,6 +24,8 @@ export interface Transport {
   readonly proxy?: URL;
   readonly agent: http.Agent;
   readonly watchAgent: http.Agent;
+  /** Opens pool connections ahead of a burst of `count` requests (see warm-agent.ts; not through a proxy). */
+  warm(count: number): void;
   /** Request options for one request with these credentials. */
   options(creds: Credentials): https.RequestOptions;
   request: typeof https.request;
@@ -43,7 +46,8 @@ export async function createTransport(
     : undefined;
   const makeAgent = (keepAlive: boolean, max: number): http.Agent => {
     const opts = { keepAlive, maxSockets: max };
-    if (!proxy || !agents) return secure ? new https.Agent(opts) : new http.Agent(opts);
+    if (!proxy || !agents)
+      return keepAlive ? warmableAgent(secure, opts) : secure ? new https.Agent(opts) : new http.Agent(opts);
     const [{ HttpProxyAgent }, { HttpsProxyAgent }] = agents;
     if (secure) {
       const a = new HttpsProxyAgent(proxy, opts);
@@ -112,6 +116,9 @@ export async function createTransport(
       // a tls.connect option the agent passes on (not in RequestOptions' type)
       if (secure) (o as { secureContext?: SecureContext }).secureContext = contextFor(o);
       return o;
+    },
+    warm(count) {
+      (agent as Partial<WarmableAgent>).warm?.(count);
     },
     request: (secure ? https.request : http.request) as typeof https.request,
     destroy() {

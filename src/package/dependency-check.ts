@@ -24,25 +24,35 @@ const refFormats =
 
 /**
  * The vertices left after repeatedly removing every vertex with no outgoing edge (the layering cli-utils'
- * graph.Sort does); anything left is on, or depends on, a cycle.
+ * graph.Sort does); anything left is on, or depends on, a cycle. Out-degree counters and reverse
+ * adjacency: O(V + E), where removing each leaf from every other vertex's edges was O(V²).
  */
 export function verticesInCycles(
   vertices: readonly string[],
   edges: readonly [string, string][],
 ): Set<string> {
-  const out = new Map<string, Set<string>>(vertices.map((v) => [v, new Set<string>()]));
-  for (const [from, to] of edges) out.get(from)?.add(to);
-  let changed = true;
-  while (changed) {
-    changed = false;
-    const leaves = [...out].filter(([, adj]) => adj.size === 0).map(([v]) => v);
-    for (const leaf of leaves) {
-      out.delete(leaf);
-      for (const adj of out.values()) adj.delete(leaf);
-      changed = true;
+  const targets = new Map<string, Set<string>>(vertices.map((v) => [v, new Set<string>()]));
+  for (const [from, to] of edges) targets.get(from)?.add(to); // an edge out of the set is never removed
+  const outDegree = new Map<string, number>();
+  const dependents = new Map<string, string[]>();
+  for (const [from, tos] of targets) {
+    outDegree.set(from, tos.size);
+    for (const to of tos) {
+      const list = dependents.get(to);
+      if (list) list.push(from);
+      else dependents.set(to, [from]);
     }
   }
-  return new Set(out.keys());
+  const leaves = [...outDegree].filter(([, n]) => n === 0).map(([v]) => v);
+  for (let i = 0; i < leaves.length; i++) {
+    outDegree.delete(leaves[i]);
+    for (const dependent of dependents.get(leaves[i]) ?? []) {
+      const left = outDegree.get(dependent)! - 1;
+      outDegree.set(dependent, left);
+      if (left === 0) leaves.push(dependent);
+    }
+  }
+  return new Set(outDegree.keys());
 }
 
 /**

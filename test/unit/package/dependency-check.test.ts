@@ -45,7 +45,28 @@ describe('verticesInCycles', () => {
       ],
       left: ['a', 'b', 'x'],
     },
+    {
+      name: 'an edge to a vertex outside the set holds its source (and what depends on it)',
+      vertices: ['a', 'b', 'c'],
+      edges: [
+        ['a', 'z'],
+        ['b', 'a'],
+      ],
+      left: ['a', 'b'],
+    },
   ])('$name', ({ vertices, edges, left }) => {
     expect([...verticesInCycles(vertices, edges)].sort()).toEqual(left);
+  });
+
+  it('peels a long chain and many leaves, and finds a cycle at the end of it', () => {
+    const n = 20_000;
+    const vertices = Array.from({ length: n }, (_, i) => `v${i}`);
+    // v0 -> v1 -> ... -> v9999, the rest depend on nothing
+    const chain: [string, string][] = vertices.slice(0, n / 2 - 1).map((v, i) => [v, `v${i + 1}`]);
+    expect(verticesInCycles(vertices, chain).size).toBe(0);
+    // close the chain into a loop: all of it is left, none of the leaves
+    const loop = verticesInCycles(vertices, [...chain, [`v${n / 2 - 1}`, 'v0']]);
+    expect(loop.size).toBe(n / 2);
+    expect(loop.has(`v${n / 2}`)).toBe(false);
   });
 });
