@@ -1,10 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { throwawayCert } from './pki.js';
 
 /**
  * An HTTPS proxy on loopback in front of the real API server that injects the faults real networks and
@@ -91,38 +91,6 @@ function hash(text: string, seed: number): number {
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h;
-}
-
-/** A self-signed certificate for 127.0.0.1, made now with openssl and thrown away with the proxy. */
-function throwawayCert(): { key: Buffer; cert: Buffer } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fault-proxy-'));
-  const [key, cert] = [path.join(dir, 'key.pem'), path.join(dir, 'cert.pem')];
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  const out = { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
-  fs.rmSync(dir, { recursive: true, force: true });
-  return out;
 }
 
 const statusBody = (code: number, reason: string, message: string) =>

@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type WarmableAgent, warmableAgent } from '../../../src/kube/warm-agent.js';
+import { throwawayCert } from '../../support/pki.js';
 
 /** A local server that counts the connections it accepts and answers every request with its socket's number. */
 async function countingServer(tls?: { key: string; cert: string }) {
@@ -35,7 +32,7 @@ async function countingServer(tls?: { key: string; cert: string }) {
 const get = (agent: http.Agent, port: number, secure: boolean, ca?: string) =>
   new Promise<string>((resolve, reject) => {
     const req = (secure ? https : http).request(
-      { host: '127.0.0.1', port, path: '/', agent, ...(ca ? { ca, servername: 'localhost' } : {}) },
+      { host: '127.0.0.1', port, path: '/', agent, ...(ca ? { ca } : {}) },
       (res) => {
         let body = '';
         res.on('data', (c) => (body += c));
@@ -121,35 +118,8 @@ describe('warmableAgent', () => {
   describe('over TLS', () => {
     let tls: { key: string; cert: string };
     beforeAll(() => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-warm-'));
-      execFileSync(
-        'openssl',
-        [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:prime256v1',
-          '-nodes',
-          '-days',
-          '1',
-          '-subj',
-          '/CN=localhost',
-          '-addext',
-          'subjectAltName=DNS:localhost',
-          '-keyout',
-          path.join(dir, 'key.pem'),
-          '-out',
-          path.join(dir, 'cert.pem'),
-        ],
-        { stdio: ['ignore', 'ignore', 'pipe'] },
-      );
-      tls = {
-        key: fs.readFileSync(path.join(dir, 'key.pem'), 'utf8'),
-        cert: fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
-      };
-      fs.rmSync(dir, { recursive: true, force: true });
+      const made = throwawayCert();
+      tls = { key: made.key.toString('utf8'), cert: made.cert.toString('utf8') };
     });
 
     it('warms verified TLS connections that a burst then uses', async () => {
