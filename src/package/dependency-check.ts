@@ -9,6 +9,7 @@ import {
   sameId,
   shortName,
 } from '../common/object-id.js';
+import { layerGraph } from '../plan/waves.js';
 import type { LoadedObject } from './loaded-object.js';
 import type { PackageError } from './package-error.js';
 import { isCrd } from './scope.js';
@@ -21,39 +22,6 @@ interface Edge {
 const annotationPrefix = `invalid "${Annotations.DependsOn}" annotation`;
 const refFormats =
   'write each reference as <group>/namespaces/<namespace>/<Kind>/<name> (namespaced) or <group>/<Kind>/<name> (cluster-scoped), comma-separated; the core group is empty, e.g. /namespaces/default/ConfigMap/cm';
-
-/**
- * The vertices left after repeatedly removing every vertex with no outgoing edge (the layering cli-utils'
- * graph.Sort does); anything left is on, or depends on, a cycle. Out-degree counters and reverse
- * adjacency: O(V + E), where removing each leaf from every other vertex's edges was O(V²).
- */
-export function verticesInCycles(
-  vertices: readonly string[],
-  edges: readonly [string, string][],
-): Set<string> {
-  const targets = new Map<string, Set<string>>(vertices.map((v) => [v, new Set<string>()]));
-  for (const [from, to] of edges) targets.get(from)?.add(to); // an edge out of the set is never removed
-  const outDegree = new Map<string, number>();
-  const dependents = new Map<string, string[]>();
-  for (const [from, tos] of targets) {
-    outDegree.set(from, tos.size);
-    for (const to of tos) {
-      const list = dependents.get(to);
-      if (list) list.push(from);
-      else dependents.set(to, [from]);
-    }
-  }
-  const leaves = [...outDegree].filter(([, n]) => n === 0).map(([v]) => v);
-  for (let i = 0; i < leaves.length; i++) {
-    outDegree.delete(leaves[i]);
-    for (const dependent of dependents.get(leaves[i]) ?? []) {
-      const left = outDegree.get(dependent)! - 1;
-      outDegree.set(dependent, left);
-      if (left === 0) leaves.push(dependent);
-    }
-  }
-  return new Set(outDegree.keys());
-}
 
 /**
  * Checks `config.kubernetes.io/depends-on` the way cli-utils validates its dependency graph, with its
@@ -127,9 +95,9 @@ export function checkDependencies(
   }
 
   const uniqueEdges = new Map(edges.map((e) => [`${idKey(e.from)}|${idKey(e.to)}`, e]));
-  const cyclic = verticesInCycles(
-    [...known.keys()],
-    [...uniqueEdges.values()].map((e) => [idKey(e.from), idKey(e.to)]),
+  // what cli-utils' graph.Sort leaves unsorted, as the plan lays it out: on, or depending on, a cycle
+  const cyclic = new Set(
+    (layerGraph([...known.values()], [...uniqueEdges.values()]).cycle?.ids ?? []).map(idKey),
   );
   if (cyclic.size > 0) {
     const cycleEdges = [...uniqueEdges.values()]
