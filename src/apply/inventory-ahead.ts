@@ -16,7 +16,7 @@ export interface InventoryAhead {
   served: Promise<boolean>;
   /** The cluster's inventory (undefined: none yet); read after `lock` and `served`. */
   cluster: Promise<ClusterInventory | undefined>;
-  /** Releases the lock if it was taken; for a run that stops before it uses this. */
+  /** Releases the lock if it was taken, or stops waiting for it; for a run that stops before it uses this. */
   abandon(): Promise<void>;
 }
 
@@ -26,7 +26,10 @@ export function startInventoryAhead(
   options: Pick<RunOptions, 'lockTimeoutMs' | 'lockLeaseSeconds'>,
   onProgress?: (line: string) => void,
 ): InventoryAhead {
+  // a run refused while another run holds the lock stops waiting for it
+  const refused = new AbortController();
   const lock = acquireInventoryLock(client, inventory, {
+    signal: refused.signal,
     timeoutMs: options.lockTimeoutMs,
     leaseSeconds: options.lockLeaseSeconds,
     onWait: (holder) =>
@@ -43,6 +46,9 @@ export function startInventoryAhead(
     lock,
     served,
     cluster,
-    abandon: () => lock.then((l) => l.release()).catch(() => {}),
+    abandon: () => {
+      refused.abort(new Error('the run stopped before it applied'));
+      return lock.then((l) => l.release()).catch(() => {});
+    },
   };
 }

@@ -6,6 +6,7 @@ import {
   locateFile,
   PackageFailure,
   readInventoryInfo,
+  sameInventory,
 } from '../package/index.js';
 import type { ChangeSet } from './changed-file.js';
 import { ensureCommits, type FetchOptions } from './fetch-commits.js';
@@ -48,11 +49,6 @@ const exists = (abs: string) =>
     () => true,
     () => false,
   );
-
-const sameInventory = (
-  a: { name: string; namespace: string; id: string },
-  b: { name: string; namespace: string; id: string },
-) => a.name === b.name && a.namespace === b.namespace && a.id === b.id;
 
 /**
  * Maps a change set onto deployable units (CONTRACT.md: a changed file belongs to its topmost package

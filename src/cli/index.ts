@@ -1,4 +1,5 @@
 import { BatchedWriter } from '../common/batched-writer.js';
+import { exitWhenFlushed } from '../common/exit-when-flushed.js';
 import type { OutStream } from './cli-io.js';
 import { connectBeforeParsing } from './early-connect.js';
 
@@ -73,4 +74,8 @@ void import('./main.js')
     if (signalled) stderr.write(`kpt-live: interrupted by ${signalled}\n`);
     process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
   })
-  .finally(() => early?.connection.drop());
+  .finally(() => {
+    early?.connection.drop();
+    batch?.flush();
+    exitWhenFlushed();
+  });

@@ -102,12 +102,21 @@ export function shortName(id: ObjectId): string {
   return `${id.kind}/${id.name}`;
 }
 
-/** A stable order: group, kind, namespace, name. */
+/**
+ * A stable order: group, kind, namespace, name, each compared by code unit as Go compares strings (cli-utils'
+ * order for the edges of a cyclic-dependency message), not by locale: the same on every machine whatever
+ * its LANG, `B` before `a`, and no ICU collator to load (8-13 ms on the first call).
+ */
 export function compareIds(a: ObjectId, b: ObjectId): number {
   return (
-    a.group.localeCompare(b.group) ||
-    a.kind.localeCompare(b.kind) ||
-    a.namespace.localeCompare(b.namespace) ||
-    a.name.localeCompare(b.name)
+    compareStrings(a.group, b.group) ||
+    compareStrings(a.kind, b.kind) ||
+    compareStrings(a.namespace, b.namespace) ||
+    compareStrings(a.name, b.name)
   );
+}
+
+/** Strings in code-unit order, as Go's `<` on strings (not by locale). */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

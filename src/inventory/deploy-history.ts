@@ -1,4 +1,5 @@
 import type { KubeObject } from '../common/kube-object.js';
+import { compareStrings } from '../common/object-id.js';
 import type { RunOutcome } from '../common/run-outcome.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import type { InventoryRef } from './inventory-types.js';
@@ -59,7 +60,7 @@ export async function readHistoryEntries(client: ClusterClient, inv: InventoryRe
       // not one of our records: left alone
     }
   }
-  return entries.sort((a, b) => b.record.startedAt.localeCompare(a.record.startedAt));
+  return entries.sort((a, b) => compareStrings(b.record.startedAt, a.record.startedAt));
 }
 
 /**
@@ -111,7 +112,7 @@ async function listOld(client: ClusterClient, inv: InventoryRef, keep: number) {
   const list = await client.list(await cmInfo(client), inv.namespace, {
     labelSelector: `${HistoryLabel}=${inv.name}`,
   });
-  const byAge = [...list.items].sort((a, b) => recordTime(b).localeCompare(recordTime(a)));
+  const byAge = [...list.items].sort((a, b) => compareStrings(recordTime(b), recordTime(a)));
   return byAge.slice(Math.max(keep, 1)).map((cm) => ({ name: cm.metadata.name, uid: cm.metadata.uid }));
 }
 

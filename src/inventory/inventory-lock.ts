@@ -17,6 +17,8 @@ export interface LockOptions {
   /** Called once when we start waiting for another holder. */
   onWait?: (holder: string) => void;
   pollMs?: number;
+  /** Stops waiting for another holder (the run was refused meanwhile): the promise rejects. */
+  signal?: AbortSignal;
 }
 
 interface LeaseSpec {
@@ -108,7 +110,7 @@ export async function acquireInventoryLock(
           'Re-run when it finishes (its lease expires on its own if that run died).',
       );
     }
-    await new Promise((r) => setTimeout(r, options.pollMs ?? 1000));
+    await pause(options.pollMs ?? 1000, options.signal);
   }
 
   let current = lease;
@@ -155,4 +157,20 @@ function lockError(err: unknown, inv: InventoryRef): Error {
     );
   }
   return err as Error;
+}
+
+/** Waits `ms`, or less when `signal` aborts (then rejects with its reason). */
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

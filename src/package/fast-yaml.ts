@@ -67,21 +67,67 @@ const marker = /^---(?:[ \t]*(?:#.*)?)?$/;
 
 /** The documents of `text`, or undefined when only the full reader can read it exactly. */
 export function readFastYaml(text: string): FastDoc[] | undefined {
-  if (unsupported.test(text) || text.includes('\t') || text.charCodeAt(0) === 0xfeff) return undefined;
-  const lines = text.split('\n');
   const docs: FastDoc[] = [];
+  for (const doc of documents(text)) {
+    if (doc === false) return undefined;
+    docs.push(doc);
+  }
+  return docs;
+}
+
+/**
+ * `readFastYaml`, giving the event loop a turn whenever it has read for `sliceMs`: a package of a thousand
+ * objects takes ~100 ms to read, and the answers the run is already waiting for (discovery, the lock, the
+ * inventory) are handled in between instead of after it. `onSlice` gets the documents of each slice as it
+ * ends (they may still turn out unreadable by the fast reader as a whole).
+ */
+export async function readFastYamlInSlices(
+  text: string,
+  options: { sliceMs?: number; onSlice?: (docs: readonly FastDoc[]) => void } = {},
+): Promise<FastDoc[] | undefined> {
+  const sliceMs = options.sliceMs ?? 5;
+  const docs: FastDoc[] = [];
+  let since = performance.now();
+  let sliceStart = 0;
+  for (const doc of documents(text)) {
+    if (doc === false) return undefined;
+    docs.push(doc);
+    if (performance.now() - since >= sliceMs) {
+      options.onSlice?.(docs.slice(sliceStart));
+      sliceStart = docs.length;
+      await new Promise((resolve) => setImmediate(resolve));
+      since = performance.now();
+    }
+  }
+  options.onSlice?.(docs.slice(sliceStart));
+  return docs;
+}
+
+/** The documents of `text` one by one; `false` (and nothing after it) when the fast reader gives up. */
+function* documents(text: string): Generator<FastDoc | false> {
+  if (unsupported.test(text) || text.includes('\t') || text.charCodeAt(0) === 0xfeff) {
+    yield false;
+    return;
+  }
+  const lines = text.split('\n');
   let start = 0;
   for (let i = 0; i <= lines.length; i++) {
     const atEnd = i === lines.length;
     const line = atEnd ? '' : lines[i];
     if (!atEnd && !line.startsWith('---')) continue;
-    if (!atEnd && !marker.test(line.replace(/\r$/, ''))) return undefined; // content on the `---` line
+    // content on the `---` line
+    if (!atEnd && !marker.test(line.replace(/\r$/, ''))) {
+      yield false;
+      return;
+    }
     const doc = readChunk(lines, start, i);
-    if (doc === false) return undefined;
-    if (doc) docs.push(doc);
+    if (doc === false) {
+      yield false;
+      return;
+    }
+    if (doc) yield doc;
     start = i + 1;
   }
-  return docs;
 }
 
 /** One document between markers: undefined when empty, false when only the full reader may read it. */

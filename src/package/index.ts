@@ -27,6 +27,7 @@ export {
   isResourceGroup,
   readInventoryInfo,
   resolveInventoryInfo,
+  sameInventory,
 } from './inventory-info.js';
 export { type KptfileInfo, type KptfileInventory, parseKptfile } from './kptfile.js';
 export { isLocalConfig, type LoadOptions, type LoadResult, loadPackage } from './load-package.js';

@@ -34,6 +34,14 @@ export interface InventoryInfo {
   annotations?: Record<string, string>;
 }
 
+/** The same inventory object: name, namespace and inventory id (where it was read from aside). */
+export function sameInventory(
+  a: Pick<InventoryInfo, 'name' | 'namespace' | 'id'>,
+  b: Pick<InventoryInfo, 'name' | 'namespace' | 'id'>,
+): boolean {
+  return a.name === b.name && a.namespace === b.namespace && a.id === b.id;
+}
+
 /** True for kpt's inventory object, `kpt.dev/v1alpha1` `ResourceGroup`, which is never applied as content. */
 export function isResourceGroup(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): boolean {
   return obj.apiVersion === ResourceGroupApiVersion && obj.kind === ResourceGroupKind;

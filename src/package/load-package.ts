@@ -36,6 +36,8 @@ export interface LoadOptions {
    * ResourceGroup); the objects are not loaded. Destroy needs no more.
    */
   inventoryOnly?: boolean;
+  /** Hears the kinds as the files are read (to look them up while the rest loads). */
+  onKinds?: (kinds: { apiVersion: string; kind: string }[]) => void;
 }
 
 /** kpt keeps an object annotated local-config only when the value is exactly "false". */
@@ -103,7 +105,7 @@ export async function loadPackage(dir: string, opts: LoadOptions): Promise<LoadR
     }
     if (opts.inventoryOnly && !decoded.text?.includes(ResourceGroupKind)) continue;
     const pkg = owningPackage(tree.packages, file.rel) ?? safe.rel;
-    for (const shaped of await shapeFile(decoded.text ?? '', file.rel, result.errors)) {
+    for (const shaped of await shapeFile(decoded.text ?? '', file.rel, result.errors, opts.onKinds)) {
       const loaded: LoadedObject = { object: shaped.object, source: { file: file.rel, line: shaped.line } };
       if (isResourceGroup(shaped.object)) {
         if (pkg === safe.rel) resourceGroups.push(loaded);

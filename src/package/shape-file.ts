@@ -1,7 +1,7 @@
 import type { Node } from 'yaml';
 import { isRecord, type KubeObject } from '../common/kube-object.js';
 import { loadYaml, yamlLib } from '../common/yaml-module.js';
-import { readFastYaml } from './fast-yaml.js';
+import { type FastDoc, readFastYaml, readFastYamlInSlices } from './fast-yaml.js';
 import { type ShapedObject, shapeObject } from './object-shape.js';
 import type { PackageError } from './package-error.js';
 import { parseYamlFile, type YamlDoc } from './read-yaml.js';
@@ -15,7 +15,10 @@ export type Shaped = ShapedObject & { object: KubeObject };
  * (`shapeFile`) gives the result, errors with their exact lines included. Never imports `yaml`.
  */
 export function shapeFast(text: string, file: string): Shaped[] | undefined {
-  const fast = readFastYaml(text);
+  return shapeDocs(readFastYaml(text), text, file);
+}
+
+function shapeDocs(fast: FastDoc[] | undefined, text: string, file: string): Shaped[] | undefined {
   if (!fast || fast.some((d) => isRecord(d.value) && d.value.kind === 'List')) return undefined;
   const shaped = fast.map((d) => shapeObject(d.value, undefined, { file, text, line: d.line }));
   return shaped.every((x) => x.errors.length === 0 && x.object) ? (shaped as Shaped[]) : undefined;
@@ -24,10 +27,17 @@ export function shapeFast(text: string, file: string): Shaped[] | undefined {
 /**
  * Every object of one file, checked (syntax and shape errors go to `errors`), `kind: List` flattened:
  * read by the fast reader when it can (see `shapeFast`), else (and for every error's line) by the `yaml`
- * package, which is imported only then.
+ * package, which is imported only then. `onKinds` hears the kinds the fast reader meets as it goes.
  */
-export async function shapeFile(text: string, file: string, errors: PackageError[]): Promise<Shaped[]> {
-  const fast = shapeFast(text, file);
+export async function shapeFile(
+  text: string,
+  file: string,
+  errors: PackageError[],
+  onKinds?: (kinds: { apiVersion: string; kind: string }[]) => void,
+): Promise<Shaped[]> {
+  // read in slices: a large file does not hold up the answers the run is waiting for
+  const onSlice = onKinds && ((docs: readonly FastDoc[]) => onKinds(docs.flatMap(kindOf)));
+  const fast = shapeDocs(await readFastYamlInSlices(text, { onSlice }), text, file);
   if (fast) return fast;
   await loadYaml();
   const parsed = parseYamlFile(text, file);
@@ -56,4 +66,11 @@ function objectsOf(yaml: YamlDoc): { value: unknown; node: Node | undefined }[] 
     }));
   }
   return [{ value, node }];
+}
+
+/** A document's apiVersion and kind, when both are strings. */
+function kindOf(doc: FastDoc): { apiVersion: string; kind: string }[] {
+  if (!isRecord(doc.value)) return [];
+  const { apiVersion, kind } = doc.value;
+  return typeof apiVersion === 'string' && typeof kind === 'string' ? [{ apiVersion, kind }] : [];
 }

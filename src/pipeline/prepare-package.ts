@@ -38,7 +38,20 @@ export async function preparePackage(
     onInventory?: (inventory: InventoryInfo) => void;
   },
 ): Promise<PreparedPackage> {
-  const loaded = await loadPackage(dir, { repoRoot: options.repoRoot, inventoryOnly: options.inventoryOnly });
+  // each kind's discovery is fetched as soon as a file names it, while the other files are still read
+  const asked = new Set<string>();
+  const loaded = await loadPackage(dir, {
+    repoRoot: options.repoRoot,
+    inventoryOnly: options.inventoryOnly,
+    onKinds: (kinds) => {
+      for (const { apiVersion, kind } of kinds) {
+        const key = `${apiVersion}/${kind}`;
+        if (asked.has(key)) continue;
+        asked.add(key);
+        client.resolve(apiVersion, kind).catch(() => {}); // asked again, and its failure reported, below
+      }
+    },
+  });
   const errors: PackageError[] = [...loaded.errors];
   if (!loaded.inventory && !errors.some((e) => /inventory/i.test(e.message))) {
     errors.push({

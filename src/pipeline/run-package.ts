@@ -16,6 +16,7 @@ import {
   writeHistory,
 } from '../inventory/deploy-history.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
+import { type InventoryInfo, readInventoryInfo, sameInventory } from '../package/inventory-info.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
 import { computePreview } from '../preview/compute-preview.js';
 import type { PlanEntry } from '../preview/plan-digest.js';
@@ -101,18 +102,32 @@ export async function runPackage(
   // apply takes its lock and reads the cluster's inventory while the package is checked; a run that stops
   // before it applies gives the lock back
   let ahead: InventoryAhead | undefined;
+  let startedFor: InventoryInfo | undefined;
+  const onInventory = (inv: InventoryInfo) => {
+    if (startedFor && sameInventory(startedFor, inv)) return;
+    void ahead?.abandon(); // not reached: both readings take it from the same files
+    startedFor = inv;
+    if (mode === 'apply') ahead = startInventoryAhead(client, inv, o.options, o.onProgress);
+    if (o.history && (mode === 'apply' || mode === 'destroy'))
+      historyRead = readHistoryEntries(client, inv).catch(() => undefined);
+  };
+  // apply: the lock and the inventory read start from the inventory information alone (the Kptfile and the
+  // files that name a ResourceGroup, the others not parsed) while the whole package is still being loaded
+  const early =
+    mode === 'apply'
+      ? readInventoryInfo(dir, { repoRoot: o.repoRoot }).then(
+          (info) => info.inventory && info.errors.length === 0 && onInventory(info.inventory),
+          () => {}, // the package load reports it
+        )
+      : undefined;
   try {
     const prepared = await preparePackage(client, dir, {
       repoRoot: o.repoRoot,
       defaultNamespace: o.defaultNamespace,
       inventoryOnly: mode === 'destroy' || mode === 'status',
-      onInventory: (inv) => {
-        if (mode === 'apply') ahead = startInventoryAhead(client, inv, o.options, o.onProgress);
-        if (o.history && (mode === 'apply' || mode === 'destroy'))
-          historyRead = readHistoryEntries(client, inv).catch(() => undefined);
-      },
+      onInventory,
     });
-    await warm;
+    await Promise.all([warm, early]);
     result.prepared = prepared;
     o.onPrepared?.(prepared);
     result.path = prepared.dir;
@@ -216,6 +231,7 @@ export async function runPackage(
     result.exitCode = exitCodeOf(run.outcome);
     return result;
   } catch (err) {
+    await early; // a lock it is still starting is given back too
     await ahead?.abandon();
     result.outcome = 'error';
     result.error = (err as Error).message;

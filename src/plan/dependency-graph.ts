@@ -1,13 +1,12 @@
 import { Annotations } from '../common/constants.js';
 import { getPath, type KubeObject } from '../common/kube-object.js';
-import { idKey, idOf, type ObjectId, parseDependsOn, parseRef } from '../common/object-id.js';
+import { compareIds, idKey, idOf, type ObjectId, parseDependsOn, parseRef } from '../common/object-id.js';
 import {
   duplicateDependencyMessage,
   externalDependencyMessage,
   invalidAnnotationMessage,
   type PlanError,
 } from './errors.js';
-import { compareIdsLexically } from './kind-order.js';
 
 /** `from` depends on `to`: `to` is applied first and deleted last. */
 export interface PlanEdge {
@@ -129,8 +128,6 @@ export function buildDependencyGraph(objects: readonly KubeObject[]): Dependency
     }
   });
 
-  const sorted = [...edges.values()].sort(
-    (a, b) => compareIdsLexically(a.from, b.from) || compareIdsLexically(a.to, b.to),
-  );
+  const sorted = [...edges.values()].sort((a, b) => compareIds(a.from, b.from) || compareIds(a.to, b.to));
   return { ids, edges: sorted, errors };
 }

@@ -35,7 +35,7 @@ export function duplicateDependencyMessage(from: ObjectId, to: ObjectId): string
 
 /**
  * kpt's CyclicDependencyError text. `edges` must already be the edges left in the cycle, sorted the
- * way cli-utils sorts them (compareIdsLexically on from, then to).
+ * way cli-utils sorts them (compareIds on from, then to).
  */
 export function cyclicDependencyMessage(edges: readonly { from: ObjectId; to: ObjectId }[]): string {
   return CYCLE_PREFIX + edges.map((e) => `\n- ${formatRef(e.from)} -> ${formatRef(e.to)}`).join('');

@@ -8,7 +8,7 @@ export {
   type PlanError,
 } from './errors.js';
 export { formatPlan } from './format-plan.js';
-export { compareForApply, compareIdsLexically, compareStrings, kindOrderIndex } from './kind-order.js';
+export { compareForApply, kindOrderIndex } from './kind-order.js';
 export { buildPlan, dependenciesOf, dependentsOf, type Plan, type PlanInput, waveIndexOf } from './plan.js';
 export {
   type Task,

@@ -1,4 +1,4 @@
-import type { ObjectId } from '../common/object-id.js';
+import { compareIds, type ObjectId } from '../common/object-id.js';
 
 /**
  * cli-utils' apply order of kinds (pkg/ordering/sort.go, v0.37.2). Kinds listed first get negative
@@ -47,31 +47,10 @@ export function kindOrderIndex(group: string, kind: string): number {
 }
 
 /**
- * Compares strings the way Go does (by code unit, not by locale), so our order matches kpt's byte
- * for byte: `B` sorts before `a`.
- */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/**
- * Group, kind, namespace, name in plain string order: cli-utils' order for edges in the cyclic
- * dependency message (graph.SortableEdges), which ignores the kind order.
- */
-export function compareIdsLexically(a: ObjectId, b: ObjectId): number {
-  return (
-    compareStrings(a.group, b.group) ||
-    compareStrings(a.kind, b.kind) ||
-    compareStrings(a.namespace, b.namespace) ||
-    compareStrings(a.name, b.name)
-  );
-}
-
-/**
  * The order objects are applied in within one wave, as cli-utils sorts them (ordering.SortableMetas):
  * kind index, then group, kind, namespace and name. Deterministic whatever the input order, so
  * events and previews come out the same on every run.
  */
 export function compareForApply(a: ObjectId, b: ObjectId): number {
-  return kindOrderIndex(a.group, a.kind) - kindOrderIndex(b.group, b.kind) || compareIdsLexically(a, b);
+  return kindOrderIndex(a.group, a.kind) - kindOrderIndex(b.group, b.kind) || compareIds(a, b);
 }

@@ -1,5 +1,5 @@
-import { idKey, type ObjectId } from '../common/object-id.js';
-import { compareForApply, compareIdsLexically } from './kind-order.js';
+import { compareIds, idKey, type ObjectId } from '../common/object-id.js';
+import { compareForApply } from './kind-order.js';
 
 export interface Layering {
   /** Layer 0 holds the objects that depend on nothing; each later layer depends only on earlier ones. */
@@ -60,7 +60,7 @@ export function layerGraph(
   const cycleEdges = edges
     .filter((e) => leftKeys.has(idKey(e.from)) && leftKeys.has(idKey(e.to)))
     .map(({ from, to }) => ({ from, to }))
-    .sort((a, b) => compareIdsLexically(a.from, b.from) || compareIdsLexically(a.to, b.to));
+    .sort((a, b) => compareIds(a.from, b.from) || compareIds(a.to, b.to));
   return { layers, cycle: { ids: cycleIds, edges: cycleEdges } };
 }
 

@@ -260,6 +260,37 @@ describe('bad input is refused before anything changes', () => {
     });
   }
 
+  it("invalid-yaml while another run holds the lock: refused at once, the holder's lease untouched", async () => {
+    const { repo, inv } = copyPackage(path.join(badDir, 'invalid-yaml'), 'invalid-yaml');
+    const lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: `kpt-live-action.${inv}` },
+      spec: { holderIdentity: 'another-run', leaseDurationSeconds: 600, renewTime: microNow() },
+    };
+    const made = await api.request('POST', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, lease);
+    expect(made.status).toBe(201);
+    // the lock is taken while the package loads; a refused package stops waiting for it (a 10-minute
+    // wait would outlast the test's timeout)
+    const result = await runPackage(conn.client, 'invalid-yaml', 'apply', {
+      repoRoot: repo,
+      defaultNamespace: ns,
+      options: defaultRunOptions({ lockTimeoutMs: 600_000 }),
+    });
+    expect(result.exitCode).toBe(1);
+    expect(messageOf(result)).toMatch(/invalid YAML/);
+    const after = await api.request(
+      'GET',
+      `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${lease.metadata.name}`,
+    );
+    expect(after.status).toBe(200);
+    expect((after.body as { spec: { holderIdentity: string } }).spec.holderIdentity).toBe('another-run');
+    await api.request(
+      'DELETE',
+      `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${lease.metadata.name}`,
+    );
+  }, 60_000);
+
   it('empty-package: refuses to prune everything a previous apply created, and writes nothing', async () => {
     const { repo, dir, inv } = copyPackage(path.join(badDir, 'empty-package'), 'empty-package');
     const cm = (n: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${n}\ndata:\n  v: "1"\n`;
@@ -385,3 +416,8 @@ describe('bad input is refused before anything changes', () => {
     await runMutations('auto');
   }, 300_000);
 });
+
+/** A Lease's MicroTime, now. */
+function microNow(): string {
+  return new Date().toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
