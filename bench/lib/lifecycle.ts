@@ -12,6 +12,7 @@ import {
 } from '../generate-package.js';
 import { createNamespace, deleteNamespace } from './cluster-ops.js';
 import { parseMaxRss, spawnTimed, type TimedRun } from './process.js';
+import { parseCpuMs, serverCpu } from './server-cpu.js';
 import type { Measurement } from './stats.js';
 import { repoDir, type Step, Steps, type Tool } from './tools.js';
 
@@ -104,12 +105,23 @@ export async function runLifecycle(ctx: BenchContext, tool: Tool, rep: number, m
         work: ctx.work,
       });
       if (!cmd) continue;
+      const cpuDir = path.dirname(ctx.cp.kubeconfigPath);
+      const serverBefore = serverCpu(cpuDir);
       const r = await spawnTimed(...withRss(cmd.cmd, cmd.args), {
         cwd: repoDir,
         env: cmd.replaceEnv ? cmd.env : { ...process.env, ...cmd.env },
         timeoutMs: 900_000,
       });
       const maxRssKb = parseMaxRss(r.stderrTail);
+      const cpuMs = parseCpuMs(r.stderrTail);
+      const serverAfter = serverCpu(cpuDir);
+      const server: Record<string, number> =
+        serverBefore && serverAfter
+          ? {
+              apiserverCpuMs: serverAfter.apiserverMs - serverBefore.apiserverMs,
+              etcdCpuMs: serverAfter.etcdMs - serverBefore.etcdMs,
+            }
+          : {};
       const load1 = os.loadavg()[0];
       let error = r.code === 0 ? undefined : failure(r);
       const ours = parseOurs(r.stdout);
@@ -137,6 +149,8 @@ export async function runLifecycle(ctx: BenchContext, tool: Tool, rep: number, m
           extra: {
             ...(ours?.engineMs !== undefined ? { engineMs: ours.engineMs } : {}),
             ...(maxRssKb !== undefined ? { maxRssKb } : {}),
+            ...(cpuMs !== undefined ? { cpuMs } : {}),
+            ...server,
             load1,
           },
         });

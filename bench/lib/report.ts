@@ -60,11 +60,23 @@ function runsText(c: Cell): string {
   return c.ok === c.runs ? String(c.runs) : `${c.ok}/${c.runs} ok`;
 }
 
+/**
+ * Medians of the CPU each run cost: the command's own (user + system, `/usr/bin/time -v`) and the API server's
+ * and etcd's while it ran (`/proc`; their background work included). On a machine whose cores the client and
+ * the server share, that CPU is wall time.
+ */
+function cpuText(c: Cell): string {
+  const { cpuMs, apiserverCpuMs, etcdCpuMs } = c.extra;
+  if (cpuMs === undefined && apiserverCpuMs === undefined) return '–';
+  const f = (ms: number | undefined) => (ms === undefined ? '–' : fmtMs(ms));
+  return `${f(cpuMs)} / ${f(apiserverCpuMs)} / ${f(etcdCpuMs)}`;
+}
+
 /** The lifecycle table of one (kind, N, RTT) block. */
 function lifecycleTable(ms: Measurement[]): string[] {
   const lines = [
-    '| scenario | command | median | per object | runs | min–max | peak RSS | requests (median) | requests ÷ (objects + kind/ns) | ÷ ours | ÷ floor |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | command | median | per object | runs | min–max | peak RSS | CPU: command / API server / etcd | requests (median) | requests ÷ (objects + kind/ns) | ÷ ours | ÷ floor |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const step of Steps) {
     const rows = ms.filter((m) => m.scenario === step);
@@ -83,12 +95,13 @@ function lifecycleTable(ms: Measurement[]): string[] {
       lines.push(
         `| ${scenarioTitle[step]} | ${c.label} | ${fmtMs(c.medianMs)} | ${perObject === undefined ? '–' : `${perObject.toFixed(2)} ms`} | ` +
           `${runsText(c)} | ${fmtMs(c.minMs)}–${fmtMs(c.maxMs)} | ${rss ? `${(rss / 1024).toFixed(0)} MB` : '–'} | ` +
+          `${cpuText(c)} | ` +
           `${c.requests ?? '–'} | ${b && c.requests !== undefined ? (c.requests / b).toFixed(2) : '–'} | ` +
           `${tool === 'ours' ? '1' : ratio(ours, c)} | ${tool === 'floor' ? '1' : ratio(floor, c)} |`,
       );
       for (const e of c.errors)
         lines.push(
-          `|  | ↳ failed: ${e.replace(/\|/g, '/').replace(/\n/g, ' ').slice(0, 200)} | | | | | | | | | |`,
+          `|  | ↳ failed: ${e.replace(/\|/g, '/').replace(/\n/g, ' ').slice(0, 200)} | | | | | | | | | | |`,
         );
     }
   }
