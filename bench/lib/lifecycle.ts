@@ -11,8 +11,8 @@ import {
   packageObjects,
 } from '../generate-package.js';
 import { createNamespace, deleteNamespace } from './cluster-ops.js';
-import { parseMaxRss, spawnTimed, type TimedRun } from './process.js';
-import { parseCpuMs, serverCpu } from './server-cpu.js';
+import { parseCpuMs, parseMaxRss, spawnTimed, type TimedRun } from './process.js';
+import { serverCpu } from './server-cpu.js';
 import type { Measurement } from './stats.js';
 import { repoDir, type Step, Steps, type Tool } from './tools.js';
 

@@ -66,3 +66,10 @@ export function parseMaxRss(timeOutput: string): number | undefined {
   const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(timeOutput);
   return m ? Number(m[1]) : undefined;
 }
+
+/** `/usr/bin/time -v` output → the command's user + system CPU in ms. */
+export function parseCpuMs(timeOutput: string): number | undefined {
+  const user = /User time \(seconds\): ([\d.]+)/.exec(timeOutput);
+  const system = /System time \(seconds\): ([\d.]+)/.exec(timeOutput);
+  return user && system ? Math.round((Number(user[1]) + Number(system[1])) * 1000) : undefined;
+}

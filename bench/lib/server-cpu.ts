@@ -40,10 +40,3 @@ export function serverCpu(dir: string): ServerCpu | undefined {
   }
   return cpu;
 }
-
-/** `/usr/bin/time -v` output → the command's user + system CPU in ms. */
-export function parseCpuMs(timeOutput: string): number | undefined {
-  const user = /User time \(seconds\): ([\d.]+)/.exec(timeOutput);
-  const system = /System time \(seconds\): ([\d.]+)/.exec(timeOutput);
-  return user && system ? Math.round((Number(user[1]) + Number(system[1])) * 1000) : undefined;
-}

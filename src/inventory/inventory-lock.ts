@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '../common/kube-object.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient, ObjectRef } from '../kube/cluster-client.js';
@@ -110,7 +111,8 @@ export async function acquireInventoryLock(
           'Re-run when it finishes (its lease expires on its own if that run died).',
       );
     }
-    await pause(options.pollMs ?? 1000, options.signal);
+    // rejects (AbortError) when the signal aborts: the run stopped waiting
+    await sleep(options.pollMs ?? 1000, undefined, { signal: options.signal });
   }
 
   let current = lease;
@@ -157,20 +159,4 @@ function lockError(err: unknown, inv: InventoryRef): Error {
     );
   }
   return err as Error;
-}
-
-/** Waits `ms`, or less when `signal` aborts (then rejects with its reason). */
-function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
