@@ -102,7 +102,10 @@ export function createCredentialProvider(
   };
 
   let assembled: Credentials | undefined;
+  // a static token or certificate never changes: the first assembly serves every request
+  const fixed = !(user.tokenFile && !user.token) && !exec && !user.authProvider;
   const assemble = async (): Promise<Credentials> => {
+    if (fixed && assembled) return assembled;
     const headers = { ...base };
     let cert = staticCert;
     let key = staticKey;

@@ -117,9 +117,10 @@ export function createHttpClient(
           });
         },
       );
-      req.setTimeout(60_000, () =>
-        req.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' })),
-      );
+      const timedOut = () =>
+        req.destroy(Object.assign(new Error('request timed out'), { code: 'ETIMEDOUT' }));
+      if (transport.agentTimesOut) req.on('timeout', timedOut);
+      else req.setTimeout(transport.requestTimeoutMs, timedOut);
       req.on('error', reject);
       // headers and body in one write (one TLS record, one syscall)
       req.end(payload);

@@ -8,6 +8,9 @@ import { KubeConfigError } from './kubeconfig-file.js';
 import { hostOf, proxyFor } from './proxy.js';
 import { type WarmableAgent, warmableAgent } from './warm-agent.js';
 
+/** A request whose connection stays silent this long fails as timed out (ETIMEDOUT, retried). */
+const RequestIdleTimeoutMs = 60_000;
+
 /**
  * How requests reach the API server: the server's address (IPv6 brackets removed), one keep-alive agent for
  * requests and one for watches (direct, or through the proxy kubectl would use: CONNECT for https), and the
@@ -23,6 +26,13 @@ export interface Transport {
   readonly prefix: string;
   readonly proxy?: URL;
   readonly agent: http.Agent;
+  /** A request whose connection stays silent this long fails as timed out (ETIMEDOUT). */
+  readonly requestTimeoutMs: number;
+  /**
+   * Whether `agent` sets requestTimeoutMs on each socket it opens (a request then only listens for
+   * `timeout`); otherwise (proxy agents) each request sets it on its socket.
+   */
+  readonly agentTimesOut: boolean;
   readonly watchAgent: http.Agent;
   /** Opens pool connections ahead of a burst of `count` requests (see warm-agent.ts; not through a proxy). */
   warm(count: number): void;
@@ -34,12 +44,13 @@ export interface Transport {
 
 export async function createTransport(
   cluster: KubeCluster,
-  options: { maxSockets?: number; env?: NodeJS.ProcessEnv } = {},
+  options: { maxSockets?: number; env?: NodeJS.ProcessEnv; requestTimeoutMs?: number } = {},
 ): Promise<Transport> {
   const base = new URL(cluster.server);
   const secure = base.protocol === 'https:';
   const proxy = proxyFor(base, cluster.proxyUrl, options.env ?? process.env);
   const maxSockets = options.maxSockets ?? 32;
+  const requestTimeoutMs = options.requestTimeoutMs ?? RequestIdleTimeoutMs;
   // the proxy agents (and what they bring: agent-base, debug) are loaded only for a proxy
   const agents = proxy
     ? await Promise.all([import('http-proxy-agent'), import('https-proxy-agent')])
@@ -47,7 +58,12 @@ export async function createTransport(
   const makeAgent = (keepAlive: boolean, max: number): http.Agent => {
     const opts = { keepAlive, maxSockets: max };
     if (!proxy || !agents)
-      return keepAlive ? warmableAgent(secure, opts) : secure ? new https.Agent(opts) : new http.Agent(opts);
+      return keepAlive
+        ? // the idle limit is set once on each pooled socket, not re-armed by every request (~60 µs each)
+          warmableAgent(secure, { ...opts, timeout: requestTimeoutMs })
+        : secure
+          ? new https.Agent(opts)
+          : new http.Agent(opts);
     const [{ HttpProxyAgent }, { HttpsProxyAgent }] = agents;
     if (secure) {
       const a = new HttpsProxyAgent(proxy, opts);
@@ -61,6 +77,15 @@ export async function createTransport(
   // watches hold their connection for minutes: keep them off the request pool
   const agent = makeAgent(true, maxSockets);
   const watchAgent = makeAgent(false, Infinity);
+  if (!proxy) {
+    // pools named by the TLS context too (see contextFor)
+    const name = agent.getName.bind(agent);
+    agent.getName = (o) => {
+      const ctx = (o as { secureContext?: SecureContext } | undefined)?.secureContext;
+      const n = ctx && contextNumbers.get(ctx);
+      return n ? `${name(o)}:${n}` : name(o);
+    };
+  }
 
   let ca: string | undefined;
   if (cluster.caData) ca = Buffer.from(cluster.caData, 'base64').toString('utf8');
@@ -82,10 +107,14 @@ export async function createTransport(
   const host = hostOf(base);
   const port = Number(base.port || (secure ? 443 : 80));
   // One TLS context per client certificate, built once: without it every new connection of the pool parses
-  // the CA bundle and the key again (tls.connect makes a context from ca/cert/key when given none). The
-  // ca/cert/key options stay on each request too: the agent keys its pooled sockets by them, so a rotated
-  // certificate still gets connections of its own.
+  // the CA bundle and the key again (tls.connect makes a context from ca/cert/key when given none). Without
+  // a proxy, requests carry only the context, not the PEM texts: the agent names its pools from the request
+  // options, several times per request, and a name made of kilobytes of PEM costs ~25 µs each time. The pool
+  // agent adds the context's number to the name instead, so a rotated certificate still gets connections of
+  // its own. Proxy agents get ca/cert/key as before (they name and connect by them).
   const contexts = new Map<string, SecureContext>();
+  const contextNumbers = new WeakMap<SecureContext, number>();
+  let contextsMade = 0;
   const contextFor = (o: https.RequestOptions): SecureContext => {
     const key = `${o.cert ?? ''}\0${o.key ?? ''}`;
     let ctx = contexts.get(key);
@@ -96,9 +125,11 @@ export async function createTransport(
       ctx = createSecureContext({ ca, cert: o.cert, key: o.key });
       if (contexts.size >= 8) contexts.clear(); // rotated certificates: keep only recent ones
       contexts.set(key, ctx);
+      contextNumbers.set(ctx, ++contextsMade);
     }
     return ctx;
   };
+  let last: { creds: Credentials; options: https.RequestOptions } | undefined;
   return {
     secure,
     host,
@@ -106,16 +137,31 @@ export async function createTransport(
     prefix: base.pathname.replace(/\/$/, ''),
     proxy,
     agent,
+    requestTimeoutMs,
+    agentTimesOut: !proxy,
     watchAgent,
     options(creds) {
+      // one object per credentials (they change only on rotation): requests copy it, never change it
+      if (last?.creds === creds) return last.options;
       const o: https.RequestOptions = { host, port, ...tls };
       if (secure && creds.cert && creds.key) {
         o.cert = creds.cert;
         o.key = creds.key;
       }
+      if (!secure) return o;
       // a tls.connect option the agent passes on (not in RequestOptions' type)
-      if (secure) (o as { secureContext?: SecureContext }).secureContext = contextFor(o);
-      return o;
+      const secureContext = contextFor(o);
+      const options = proxy
+        ? { ...o, secureContext }
+        : {
+            host,
+            port,
+            rejectUnauthorized: tls.rejectUnauthorized,
+            servername: tls.servername,
+            secureContext,
+          };
+      last = { creds, options };
+      return options;
     },
     warm(count) {
       (agent as Partial<WarmableAgent>).warm?.(count);
