@@ -11,6 +11,7 @@ import { formatPlanErrors } from '../plan/errors.js';
 import { taskList } from '../plan/task-list.js';
 import { withOwningInventory } from './apply-object.js';
 import { applyWave } from './apply-wave.js';
+import { type EarlyDryRuns, startEarlyDryRuns } from './early-dry-run.js';
 import type { RunEventSink } from './events.js';
 import { group } from './group.js';
 import { type InventoryAhead, startInventoryAhead } from './inventory-ahead.js';
@@ -189,9 +190,13 @@ async function prepareState(
   startedAt: number,
 ): Promise<RunState> {
   const ids = cluster ? cluster.then((c) => c?.ids ?? []) : [];
+  let early: EarlyDryRuns | undefined;
   const input = await readRunInput(req.client, req.objects, req.inventory, ids, {
     concurrency: req.options.concurrency,
     includePrune: true,
+    onManifests: (manifests) => {
+      early = startEarlyDryRuns(req.client, manifests, Promise.resolve(ids), req.options);
+    },
   });
   return newRunState(
     {
@@ -200,6 +205,7 @@ async function prepareState(
       inventory: req.inventory,
       emit: req.emit,
       signal: req.signal,
+      early,
       ...input,
     },
     startedAt,

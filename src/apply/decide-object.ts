@@ -158,7 +158,10 @@ async function decide(state: RunState, id: ObjectId, write: boolean): Promise<Ob
         { op: 'replace', path: '/metadata/managedFields', value: upgraded },
       ]);
     }
-    object = await ssa(state, manifest, !write).catch((err: unknown) => {
+    const sent = write
+      ? ssa(state, manifest, false)
+      : (state.early?.take(key, manifest) ?? ssa(state, manifest, true));
+    object = await sent.catch((err: unknown) => {
       // a dry-run cannot carry the takeover: the conflicts it absorbs are forced, the others are apply's too
       const conflicts = fieldConflicts(err);
       if (write || !conflicts || absorbed.size === 0) throw err;

@@ -29,7 +29,12 @@ export async function readRunInput(
   objects: { object: KubeObject; source?: SourceRef }[],
   inventory: InventoryRef,
   clusterIds: ObjectId[] | Promise<ObjectId[]>,
-  options: { concurrency: number; includePrune: boolean },
+  options: {
+    concurrency: number;
+    includePrune: boolean;
+    /** Called with the manifests before the live read starts (apply: the pre-flight's early dry-runs). */
+    onManifests?: (manifests: ReadonlyMap<string, KubeObject>) => void;
+  },
 ): Promise<RunInput> {
   const manifests = new Map<string, KubeObject>();
   const sources = new Map<string, SourceRef>();
@@ -38,6 +43,7 @@ export async function readRunInput(
     manifests.set(key, withOwningInventory(o.object, inventory.id));
     if (o.source) sources.set(key, o.source);
   }
+  options.onManifests?.(manifests);
   const reader = new LiveReader(client, { full: true, concurrency: options.concurrency });
   const [ids] = await Promise.all([
     clusterIds,

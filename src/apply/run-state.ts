@@ -5,6 +5,7 @@ import type { InventoryEntry, InventoryRef } from '../inventory/inventory-types.
 import type { ClusterClient } from '../kube/cluster-client.js';
 import type { Plan } from '../plan/plan.js';
 import type { ObjectWatcher } from '../status/object-watcher.js';
+import type { EarlyDryRuns } from './early-dry-run.js';
 import type { RunEventSink, WaitStatus } from './events.js';
 import type { LiveSnapshot } from './live-snapshot.js';
 import type { RunOptions } from './run-options.js';
@@ -54,6 +55,8 @@ export interface RunState {
   blocked: Map<string, DependencyCause>;
   /** Owning inventories looked up by id (their ResourceGroup), once per run. Writer: owner-lookup.ts. */
   owners: Map<string, Promise<OwnerInventory>>;
+  /** The pre-flight's dry-runs sent while the live state was read (apply only; taken by decide-object.ts). */
+  readonly early?: EarlyDryRuns;
   /** Started by the first wait (wait-wave.ts), stopped when the run ends (locked-run.ts). */
   watcher?: ObjectWatcher;
   readonly startedAt: number;
@@ -89,6 +92,7 @@ export function newRunState(
     | 'sources'
     | 'live'
     | 'previous'
+    | 'early'
   >,
   startedAt: number,
 ): RunState {

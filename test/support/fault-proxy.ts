@@ -54,8 +54,12 @@ export interface ProxyRecord {
   method: string;
   path: string;
   fault?: FaultKind | 'watch-drop';
+  /** When the request reached the proxy (ms since the epoch). */
+  at: number;
   /** The request reached the API server. */
   forwarded: boolean;
+  /** When it was sent on to the API server. */
+  forwardedAt?: number;
   /** The status the API server answered (when forwarded). */
   status?: number;
   watch: boolean;
@@ -142,7 +146,14 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     const url = new URL(req.url ?? '/', 'https://proxy.local');
     const watch = url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1';
     const { fault, r } = decide(method, url);
-    const record: ProxyRecord = { method, path: url.pathname + url.search, fault, forwarded: false, watch };
+    const record: ProxyRecord = {
+      method,
+      path: url.pathname + url.search,
+      fault,
+      at: Date.now(),
+      forwarded: false,
+      watch,
+    };
     records.push(record);
     open.add(res);
     res.on('close', () => open.delete(res));
@@ -176,6 +187,7 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
     const delay = fault === 'slow' ? between(r, opts.slowMs ?? [300, 1500]) : 0;
     setTimeout(() => {
       record.forwarded = true;
+      record.forwardedAt = Date.now();
       const up = forward(req, body, (answer) => {
         record.status = answer.statusCode;
         if (fault === 'reset-after') {
