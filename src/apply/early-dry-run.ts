@@ -29,27 +29,22 @@ export function startEarlyDryRuns(
   options: Pick<RunOptions, 'fieldManager' | 'forceConflicts' | 'preflight'>,
 ): EarlyDryRuns {
   const sent = new Map<string, { manifest: KubeObject; answer: Promise<KubeObject> }>();
-  const ready =
-    options.preflight === 'off'
-      ? Promise.resolve()
-      : known.then(
-          (ids) => {
-            const listed = new Set(ids.map(idKey));
-            for (const key of sampleKeys(manifests)) {
-              if (listed.has(key)) continue;
-              const manifest = manifests.get(key)!;
-              const answer = client.apply(manifest, {
-                fieldManager: options.fieldManager,
-                force: options.forceConflicts,
-                dryRun: true,
-              });
-              answer.catch(() => {}); // the pre-flight that takes it handles the rejection
-              sent.set(key, { manifest, answer });
-            }
-          },
-          () => {}, // the run reports the inventory read's failure
-        );
-  void ready;
+  const send = (ids: ObjectId[]) => {
+    const listed = new Set(ids.map(idKey));
+    for (const key of sampleKeys(manifests)) {
+      if (listed.has(key)) continue;
+      const manifest = manifests.get(key)!;
+      const answer = client.apply(manifest, {
+        fieldManager: options.fieldManager,
+        force: options.forceConflicts,
+        dryRun: true,
+      });
+      answer.catch(() => {}); // the pre-flight that takes it handles the rejection
+      sent.set(key, { manifest, answer });
+    }
+  };
+  // a failed inventory read is the run's to report; without early answers the pre-flight asks itself
+  if (options.preflight !== 'off') known.then(send).catch(() => {});
   return {
     take(key, manifest) {
       const s = sent.get(key);
