@@ -1,7 +1,7 @@
 import type { KubeObject } from '../common/kube-object.js';
-import { idKey, type ObjectId } from '../common/object-id.js';
+import { compareIds, idKey, type ObjectId } from '../common/object-id.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
-import { buildPlan } from '../plan/plan.js';
+import { withoutDependencies } from '../plan/dependency-graph.js';
 import type { RunOptions } from './run-options.js';
 
 /**
@@ -55,16 +55,16 @@ export function startEarlyDryRuns(
   };
 }
 
-/** The first object of each kind and namespace in the first wave, as preflightIds samples them. */
+/**
+ * The first object of each kind and namespace in the first wave, as preflightIds samples them (a wave is
+ * ordered by kind, then by id), read from the objects alone: the plan is built once the live state is in.
+ */
 function sampleKeys(manifests: ReadonlyMap<string, KubeObject>): string[] {
-  const firstWave = buildPlan({ apply: [...manifests.values()], prune: [] }).applyWaves[0] ?? [];
-  const sampled = new Set<string>();
-  const keys: string[] = [];
-  for (const id of firstWave) {
+  const first = new Map<string, ObjectId>();
+  for (const id of withoutDependencies([...manifests.values()])) {
     const kindNs = `${id.group}/${id.kind}/${id.namespace}`;
-    if (sampled.has(kindNs)) continue;
-    sampled.add(kindNs);
-    keys.push(idKey(id));
+    const seen = first.get(kindNs);
+    if (!seen || compareIds(id, seen) < 0) first.set(kindNs, id);
   }
-  return keys;
+  return [...first.values()].map(idKey);
 }

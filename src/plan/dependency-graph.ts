@@ -54,6 +54,38 @@ function readDependsOn(value: string): ObjectId[] | string {
   }
 }
 
+/** The CRDs (by the GroupKind they define) and Namespaces among the objects: implicit edges point at them. */
+function implicitTargets(objs: readonly KubeObject[], ids: readonly ObjectId[]) {
+  const crds = new Map<string, ObjectId>();
+  const namespaces = new Map<string, ObjectId>();
+  objs.forEach((obj, i) => {
+    const id = ids[i];
+    if (id.group === CRD_GROUP && id.kind === CRD_KIND) {
+      const gk = crdGroupKind(obj);
+      if (gk !== undefined) crds.set(gk, id);
+    }
+    if (id.group === '' && id.kind === 'Namespace') namespaces.set(id.name, id);
+  });
+  return { crds, namespaces };
+}
+
+/**
+ * The objects buildDependencyGraph gives no edge (the first wave, when nothing is in a cycle), without
+ * building the graph: no depends-on annotation, and neither their CRD nor their Namespace among the objects.
+ */
+export function withoutDependencies(objects: readonly KubeObject[]): ObjectId[] {
+  const ids = objects.map(idOf);
+  const { crds, namespaces } = implicitTargets(objects, ids);
+  return ids.filter((id, i) => {
+    const annotations = objects[i].metadata.annotations;
+    if (annotations && Object.hasOwn(annotations, Annotations.DependsOn)) return false;
+    const crd = crds.get(groupKindKey(id.group, id.kind));
+    if (crd && idKey(crd) !== idKey(id)) return false;
+    const ns = id.namespace ? namespaces.get(id.namespace) : undefined;
+    return !ns || idKey(ns) === idKey(id);
+  });
+}
+
 /**
  * Builds cli-utils' dependency graph over the objects (apply ∪ prune): implicit edges from custom
  * resources to their CRD and from namespaced objects to their Namespace when those are in the set,
@@ -74,16 +106,7 @@ export function buildDependencyGraph(objects: readonly KubeObject[]): Dependency
     objs.push(obj);
   }
 
-  const crds = new Map<string, ObjectId>();
-  const namespaces = new Map<string, ObjectId>();
-  objs.forEach((obj, i) => {
-    const id = ids[i];
-    if (id.group === CRD_GROUP && id.kind === CRD_KIND) {
-      const gk = crdGroupKind(obj);
-      if (gk !== undefined) crds.set(gk, id);
-    }
-    if (id.group === '' && id.kind === 'Namespace') namespaces.set(id.name, id);
-  });
+  const { crds, namespaces } = implicitTargets(objs, ids);
 
   const edges = new Map<string, PlanEdge>();
   const addEdge = (from: ObjectId, to: ObjectId, implicit: boolean): void => {
