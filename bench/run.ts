@@ -85,6 +85,9 @@ if (process.env.NODE_EXTRA_CA_CERTS && !process.env.BENCH_KEEP_EXTRA_CA_CERTS) {
   );
   delete process.env.NODE_EXTRA_CA_CERTS;
 }
+notes.push(
+  'Each measured command starts once kube-apiserver and etcd have been idle (≤ 10% of a core over 500 ms, at most 20 s of waiting; `settledMs` in the .jsonl), so no tool pays for the one before it.',
+);
 for (const t of tools) if (t.missing) notes.push(`${t.name}: missing (${t.missing}); not run.`);
 const present = tools.filter((t) => !t.missing);
 for (const t of present)

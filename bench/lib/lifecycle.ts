@@ -12,7 +12,7 @@ import {
 } from '../generate-package.js';
 import { createNamespace, deleteNamespace } from './cluster-ops.js';
 import { parseCpuMs, parseMaxRss, spawnTimed, type TimedRun } from './process.js';
-import { serverCpu } from './server-cpu.js';
+import { serverCpu, waitForQuietServer } from './server-cpu.js';
 import type { Measurement } from './stats.js';
 import { repoDir, type Step, Steps, type Tool } from './tools.js';
 
@@ -106,6 +106,8 @@ export async function runLifecycle(ctx: BenchContext, tool: Tool, rep: number, m
       });
       if (!cmd) continue;
       const cpuDir = path.dirname(ctx.cp.kubeconfigPath);
+      // every step starts from an idle server, whichever tool or step ran before it
+      const settledMs = await waitForQuietServer(cpuDir);
       const serverBefore = serverCpu(cpuDir);
       const r = await spawnTimed(...withRss(cmd.cmd, cmd.args), {
         cwd: repoDir,
@@ -151,6 +153,7 @@ export async function runLifecycle(ctx: BenchContext, tool: Tool, rep: number, m
             ...(maxRssKb !== undefined ? { maxRssKb } : {}),
             ...(cpuMs !== undefined ? { cpuMs } : {}),
             ...server,
+            ...(settledMs !== undefined ? { settledMs } : {}),
             load1,
           },
         });

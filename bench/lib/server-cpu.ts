@@ -40,3 +40,29 @@ export function serverCpu(dir: string): ServerCpu | undefined {
   }
   return cpu;
 }
+
+/**
+ * Waits until the control plane is idle again: a window of `windowMs` in which kube-apiserver and etcd together
+ * used at most `busyPercent` of one core, or `maxMs` at most. A run that follows a heavy one (kubectl's and kpt's
+ * thousands of requests, a namespace of a thousand objects deleted) otherwise starts while the server is still
+ * collecting garbage and answering watches, and which tool follows which then decides part of its time.
+ * Returns how long it waited (undefined where /proc is not there to read).
+ */
+export async function waitForQuietServer(
+  dir: string,
+  options: { windowMs?: number; busyPercent?: number; maxMs?: number } = {},
+): Promise<number | undefined> {
+  const windowMs = options.windowMs ?? 500;
+  const busy = ((options.busyPercent ?? 10) / 100) * windowMs;
+  const maxMs = options.maxMs ?? 20_000;
+  const start = Date.now();
+  const total = (c: ServerCpu) => c.apiserverMs + c.etcdMs;
+  for (;;) {
+    const before = serverCpu(dir);
+    if (!before) return undefined;
+    await new Promise((r) => setTimeout(r, windowMs));
+    const after = serverCpu(dir);
+    if (!after) return undefined;
+    if (total(after) - total(before) <= busy || Date.now() - start >= maxMs) return Date.now() - start;
+  }
+}
