@@ -17,8 +17,8 @@ export interface EarlyDryRuns {
 }
 
 /**
- * Sends the dry-runs the pre-flight is sure to send in a first apply: under `preflight: auto`, the first
- * new object of each kind and namespace in the first wave (preflightIds' sample), new meaning not in the
+ * Sends the dry-runs the pre-flight is sure to send in a first apply (none when the pre-flight is off): the
+ * first new object of each kind and namespace in the first wave (preflightIds' sample), new meaning not in the
  * cluster's inventory, whose read `known` ends first. Objects the inventory lists are left to the
  * pre-flight (a re-apply proves most of them unchanged with no request at all).
  */
