@@ -70,19 +70,30 @@ function implicitTargets(objs: readonly KubeObject[], ids: readonly ObjectId[]) 
 }
 
 /**
+ * What `id` implicitly depends on among the objects: its CRD and its Namespace. Implicit self-edges (a CRD
+ * defining CRDs, a Namespace carrying a namespace) would only make a cycle out of an object the server rejects
+ * anyway; they are left out.
+ */
+function implicitDependencies(id: ObjectId, targets: ReturnType<typeof implicitTargets>): ObjectId[] {
+  const out: ObjectId[] = [];
+  const crd = targets.crds.get(groupKindKey(id.group, id.kind));
+  if (crd && idKey(crd) !== idKey(id)) out.push(crd);
+  const ns = id.namespace ? targets.namespaces.get(id.namespace) : undefined;
+  if (ns && idKey(ns) !== idKey(id)) out.push(ns);
+  return out;
+}
+
+/**
  * The objects buildDependencyGraph gives no edge (the first wave, when nothing is in a cycle), without
  * building the graph: no depends-on annotation, and neither their CRD nor their Namespace among the objects.
  */
 export function withoutDependencies(objects: readonly KubeObject[]): ObjectId[] {
   const ids = objects.map(idOf);
-  const { crds, namespaces } = implicitTargets(objects, ids);
+  const targets = implicitTargets(objects, ids);
   return ids.filter((id, i) => {
     const annotations = objects[i].metadata.annotations;
     if (annotations && Object.hasOwn(annotations, Annotations.DependsOn)) return false;
-    const crd = crds.get(groupKindKey(id.group, id.kind));
-    if (crd && idKey(crd) !== idKey(id)) return false;
-    const ns = id.namespace ? namespaces.get(id.namespace) : undefined;
-    return !ns || idKey(ns) === idKey(id);
+    return implicitDependencies(id, targets).length === 0;
   });
 }
 
@@ -106,7 +117,7 @@ export function buildDependencyGraph(objects: readonly KubeObject[]): Dependency
     objs.push(obj);
   }
 
-  const { crds, namespaces } = implicitTargets(objs, ids);
+  const targets = implicitTargets(objs, ids);
 
   const edges = new Map<string, PlanEdge>();
   const addEdge = (from: ObjectId, to: ObjectId, implicit: boolean): void => {
@@ -116,14 +127,7 @@ export function buildDependencyGraph(objects: readonly KubeObject[]): Dependency
     else edges.set(key, { from, to, implicit });
   };
 
-  // Implicit self-edges (a CRD defining CRDs, a Namespace carrying a namespace) would only make
-  // a cycle out of an object the server rejects anyway; they are left out.
-  ids.forEach((id) => {
-    const crd = crds.get(groupKindKey(id.group, id.kind));
-    if (crd && idKey(crd) !== idKey(id)) addEdge(id, crd, true);
-    const ns = id.namespace ? namespaces.get(id.namespace) : undefined;
-    if (ns && idKey(ns) !== idKey(id)) addEdge(id, ns, true);
-  });
+  for (const id of ids) for (const to of implicitDependencies(id, targets)) addEdge(id, to, true);
 
   const errors: PlanError[] = [];
   objs.forEach((obj, i) => {
