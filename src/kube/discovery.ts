@@ -24,6 +24,26 @@ interface ApiGroupList {
 }
 
 /**
+ * Kinds every supported server (1.20 and later) serves the same way, resolved without a discovery request:
+ * only the run lock's Lease (`coordination.k8s.io/v1` since 1.14), whose create is the first write of every
+ * apply and would otherwise wait one discovery round trip for its path.
+ */
+const alwaysServed: ReadonlyMap<string, ResourceInfo> = new Map([
+  [
+    'coordination.k8s.io/v1/Lease',
+    {
+      group: 'coordination.k8s.io',
+      version: 'v1',
+      kind: 'Lease',
+      resource: 'leases',
+      namespaced: true,
+      verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'],
+      hasStatus: false,
+    },
+  ],
+]);
+
+/**
  * Discovery, fetched lazily per group-version and cached for the run (one request per group-version
  * used). `reset()` after CRDs are established makes new kinds visible.
  */
@@ -40,6 +60,8 @@ export class Discovery {
 
   /** The resource for apiVersion + kind, or undefined when the server does not serve it. */
   async resolve(apiVersion: string, kind: string): Promise<ResourceInfo | undefined> {
+    const fixed = alwaysServed.get(`${apiVersion}/${kind}`);
+    if (fixed) return fixed;
     const kinds = await this.groupVersion(apiVersion);
     return kinds?.get(kind);
   }

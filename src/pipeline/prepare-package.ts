@@ -36,6 +36,8 @@ export async function preparePackage(
     inventoryOnly?: boolean;
     /** Called as soon as the inventory information is known, before the cluster checks (to start reads early). */
     onInventory?: (inventory: InventoryInfo) => void;
+    /** Called as objects are read from the package files, with how many more (to open connections early). */
+    onObjectsRead?: (count: number) => void;
   },
 ): Promise<PreparedPackage> {
   // each kind's discovery is fetched as soon as a file names it, while the other files are still read
@@ -44,6 +46,7 @@ export async function preparePackage(
     repoRoot: options.repoRoot,
     inventoryOnly: options.inventoryOnly,
     onKinds: (kinds) => {
+      options.onObjectsRead?.(kinds.length);
       for (const { apiVersion, kind } of kinds) {
         const key = `${apiVersion}/${kind}`;
         if (asked.has(key)) continue;

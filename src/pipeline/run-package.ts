@@ -22,6 +22,7 @@ import { computePreview } from '../preview/compute-preview.js';
 import type { PlanEntry } from '../preview/plan-digest.js';
 import { plannedActions } from '../preview/planned-actions.js';
 import type { PreviewDocument } from '../preview/types.js';
+import { firstApplyWarmup } from './first-apply-warmup.js';
 import { type ObjectStatus, readPackageStatus } from './package-status.js';
 import { type PreparedPackage, preparePackage } from './prepare-package.js';
 import { staleCommitReason } from './stale-commit.js';
@@ -87,11 +88,10 @@ export async function runPackage(
   const result: PackageRunResult = { path: dir, mode, outcome: 'success', notices: [], exitCode: 0 };
   // discovery every run needs next (inventory; apply and destroy: lock and history), fetched while the
   // package loads instead of one round trip at a time later
+  // (the lock's Lease needs none: see alwaysServed in discovery.ts)
   const warm = Promise.all([
     client.resolve(ResourceGroupApiVersion, ResourceGroupKind),
-    ...(mode === 'apply' || mode === 'destroy'
-      ? [client.resolve('coordination.k8s.io/v1', 'Lease'), client.resolve('v1', 'ConfigMap')]
-      : []),
+    ...(mode === 'apply' || mode === 'destroy' ? [client.resolve('v1', 'ConfigMap')] : []),
     // destroy looks up every inventory entry by group (no version): the API group list
     ...(mode === 'destroy'
       ? [client.resolveId({ group: 'kpt.dev', kind: ResourceGroupKind, namespace: '', name: '' })]
@@ -102,12 +102,17 @@ export async function runPackage(
   // apply takes its lock and reads the cluster's inventory while the package is checked; a run that stops
   // before it applies gives the lock back
   let ahead: InventoryAhead | undefined;
+  const warmup =
+    mode === 'apply' ? firstApplyWarmup((n) => client.warm(n), o.options.concurrency) : undefined;
   let startedFor: InventoryInfo | undefined;
   const onInventory = (inv: InventoryInfo) => {
     if (startedFor && sameInventory(startedFor, inv)) return;
     void ahead?.abandon(); // not reached: both readings take it from the same files
     startedFor = inv;
-    if (mode === 'apply') ahead = startInventoryAhead(client, inv, o.options, o.onProgress);
+    if (mode === 'apply') {
+      ahead = startInventoryAhead(client, inv, o.options, o.onProgress);
+      warmup?.inventoryRead(ahead.cluster);
+    }
     if (o.history && (mode === 'apply' || mode === 'destroy'))
       historyRead = readHistoryEntries(client, inv).catch(() => undefined);
   };
@@ -126,6 +131,7 @@ export async function runPackage(
       defaultNamespace: o.defaultNamespace,
       inventoryOnly: mode === 'destroy' || mode === 'status',
       onInventory,
+      onObjectsRead: warmup?.objectsRead,
     });
     await Promise.all([warm, early]);
     result.prepared = prepared;
