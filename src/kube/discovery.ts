@@ -26,7 +26,7 @@ interface ApiGroupList {
 /**
  * Kinds every supported server (1.20 and later) serves the same way, resolved without a discovery request:
  * only the run lock's Lease (`coordination.k8s.io/v1` since 1.14), whose create is the first write of every
- * apply and would otherwise wait one discovery round trip for its path.
+ * apply and destroy and would otherwise wait one discovery round trip for its path.
  */
 const alwaysServed: ReadonlyMap<string, ResourceInfo> = new Map([
   [

@@ -86,9 +86,8 @@ export async function runPackage(
   o: RunPackageOptions,
 ): Promise<PackageRunResult> {
   const result: PackageRunResult = { path: dir, mode, outcome: 'success', notices: [], exitCode: 0 };
-  // discovery every run needs next (inventory; apply and destroy: lock and history), fetched while the
-  // package loads instead of one round trip at a time later
-  // (the lock's Lease needs none: see alwaysServed in discovery.ts)
+  // discovery every run needs next (inventory; apply and destroy: history), fetched while the package loads
+  // instead of one round trip at a time later (the lock's Lease needs none: see alwaysServed in discovery.ts)
   const warm = Promise.all([
     client.resolve(ResourceGroupApiVersion, ResourceGroupKind),
     ...(mode === 'apply' || mode === 'destroy' ? [client.resolve('v1', 'ConfigMap')] : []),

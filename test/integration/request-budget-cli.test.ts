@@ -79,8 +79,9 @@ describe('every request of a kpt-live run', () => {
     const noop = await requestsOf(['apply']);
     const preview = await requestsOf(['preview']);
     const destroy = await requestsOf(['destroy']);
-    // per run: discovery of the API groups the run touches (not the lock's: a Lease's path is fixed); the lock (a Lease created and deleted); the
-    // inventory (ResourceGroup); one LIST of the package's kind; the deploy history (a ConfigMap per record)
+    // per run: discovery of the API groups the run touches (not the lock's: a Lease's path is fixed); the lock
+    // (a Lease created and deleted); the inventory (ResourceGroup); one LIST of the package's kind; the deploy
+    // history (a ConfigMap per record)
     expect(first).toEqual({
       total: objects + 12,
       byKind: {
