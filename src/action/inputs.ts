@@ -3,6 +3,8 @@ import {
   type PreflightMode,
   PreflightModes,
   type RunOptions,
+  StatusPolicies,
+  type StatusPolicy,
 } from '../apply/run-options.js';
 import { UpdateStrategies, type UpdateStrategy } from '../apply/update-strategy.js';
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
@@ -142,6 +144,11 @@ export function parseInputs(): ActionInputs {
       'apply-default-update-strategy',
       core.getInput('apply-default-update-strategy').trim(),
       UpdateStrategies,
+    ),
+    statusPolicy: oneOf<StatusPolicy>(
+      'status-policy',
+      core.getInput('status-policy').trim() || 'all',
+      StatusPolicies,
     ),
   });
   const limitText = core.getInput('history-limit').trim() || '20';

@@ -145,7 +145,9 @@ async function applyLocked(req: ApplyRequest, startedAt: number, hold: RunHold):
       }
     }
     stored = await group(req.emit, tasks.last.name, 'Inventory', () =>
-      writeResourceGroup(req.client, req.inventory, finalInventory(s), stored),
+      writeResourceGroup(req.client, req.inventory, finalInventory(s), stored, {
+        status: req.options.statusPolicy === 'all',
+      }),
     );
     if (cluster?.kind === 'ConfigMap') await deleteConfigMapInventory(req.client, cluster.object);
 

@@ -97,7 +97,9 @@ async function destroyLocked(req: DestroyRequest, startedAt: number, hold: RunHo
           await deleteResourceGroup(req.client, req.inventory, cluster.object.metadata.uid);
         else await deleteConfigMapInventory(req.client, cluster.object);
       } else if (cluster.kind === 'ResourceGroup') {
-        await writeResourceGroup(req.client, req.inventory, finalInventory(s), cluster.object);
+        await writeResourceGroup(req.client, req.inventory, finalInventory(s), cluster.object, {
+          status: req.options.statusPolicy === 'all',
+        });
       }
     });
     if (ownNs && !s.cancelled()) {

@@ -43,7 +43,17 @@ export interface RunOptions {
   preflight: PreflightMode;
   /** kapp's --apply-default-update-strategy: for objects without a `kapp.k14s.io/update-strategy` annotation. */
   defaultUpdateStrategy: UpdateStrategy;
+  /**
+   * kpt's --status-policy. `all` (default): the ResourceGroup's `status.resourceStatuses` records every
+   * object's strategy, actuation and reconcile result at the end of an apply or destroy. `none`: the status is
+   * neither written nor cleared (it may belong to another controller, e.g. Config Sync's resource-group
+   * controller), which saves the API server the largest write of a run.
+   */
+  statusPolicy: StatusPolicy;
 }
+
+export const StatusPolicies = ['all', 'none'] as const;
+export type StatusPolicy = (typeof StatusPolicies)[number];
 
 export const PreflightModes = ['auto', 'all', 'off'] as const;
 export type PreflightMode = (typeof PreflightModes)[number];
@@ -69,6 +79,7 @@ export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptio
     exitEarly: false,
     defaultUpdateStrategy: '',
     preflight: 'auto',
+    statusPolicy: 'all',
     ...overrides,
   };
 }

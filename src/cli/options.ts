@@ -1,5 +1,10 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { defaultRunOptions, type RunOptions } from '../apply/run-options.js';
+import {
+  defaultRunOptions,
+  type RunOptions,
+  StatusPolicies,
+  type StatusPolicy,
+} from '../apply/run-options.js';
 import type { UpdateStrategy } from '../apply/update-strategy.js';
 import { Defaults, type InventoryPolicy, type PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
@@ -27,6 +32,7 @@ export interface RunFlags {
   waitForController?: number;
   installResourceGroup?: boolean;
   showStatusEvents?: boolean;
+  statusPolicy?: StatusPolicy;
   exitEarly?: boolean;
   preflight?: boolean;
   preflightAll?: boolean;
@@ -98,9 +104,9 @@ function addKptCompatFlags(cmd: Command): Command {
     .addOption(
       new Option(
         '--status-policy <policy>',
-        'accepted for kpt compatibility (kpt-live always records status)',
+        "all: record every object's result in the ResourceGroup's status; none: leave the status alone",
       )
-        .choices(['all', 'none'])
+        .choices(StatusPolicies)
         .default('all'),
     );
 }
@@ -234,6 +240,7 @@ export function runOptionsFrom(flags: RunFlags): RunOptions {
     exitEarly: flags.exitEarly ?? o.exitEarly,
     preflight: flags.preflight === false ? 'off' : flags.preflightAll ? 'all' : o.preflight,
     defaultUpdateStrategy: flags.applyDefaultUpdateStrategy ?? o.defaultUpdateStrategy,
+    statusPolicy: flags.statusPolicy ?? o.statusPolicy,
   };
 }
 

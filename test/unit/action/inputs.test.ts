@@ -27,6 +27,7 @@ describe('parseInputs', () => {
       forceConflicts: false,
       exitEarly: false,
       defaultUpdateStrategy: '',
+      statusPolicy: 'all',
     });
     expect(i.comment).toBe('changes');
     expect(i.commentKey).toBe('');
@@ -118,6 +119,7 @@ describe('parseInputs', () => {
       'wait-for-jobs': 'true',
       'apply-default-update-strategy': 'fallback-on-replace',
       'history-limit': '5',
+      'status-policy': 'none',
     });
     const i = parseInputs();
     expect(i.mode).toBe('apply');
@@ -130,6 +132,7 @@ describe('parseInputs', () => {
       waitForControllerMs: 15_000,
       waitForJobs: true,
       defaultUpdateStrategy: 'fallback-on-replace',
+      statusPolicy: 'none',
     });
     expect(i.historyLimit).toBe(5);
   });
@@ -148,6 +151,7 @@ describe('parseInputs', () => {
       /Invalid input 'inventory-policy': "loose" \(accepted: strict, adopt, force-adopt\)/,
     ],
     ['prune-propagation-policy', 'background', /accepted: Background, Foreground, Orphan/],
+    ['status-policy', 'some', /Invalid input 'status-policy': "some" \(accepted: all, none\)/],
     ['wait-for-controller', 'soon', /Invalid input 'wait-for-controller'/],
     ['history-limit', '0', /Invalid input 'history-limit'/],
     ['apply-default-update-strategy', 'replace', /Invalid input 'apply-default-update-strategy'/],

@@ -80,6 +80,7 @@ describe('runOptionsFrom', () => {
       allowSkipped: false,
       forceConflicts: false,
       installResourceGroup: true,
+      statusPolicy: 'all',
     });
   });
 
@@ -107,6 +108,7 @@ describe('runOptionsFrom', () => {
       allowEmptyPrune: true,
       allowSkipped: true,
       installResourceGroup: false,
+      statusPolicy: 'none',
     });
     expect(o).toMatchObject({
       fieldManager: 'me',
@@ -122,6 +124,7 @@ describe('runOptionsFrom', () => {
       allowEmptyPrune: true,
       allowSkipped: true,
       installResourceGroup: false,
+      statusPolicy: 'none',
     });
   });
 });

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditOffset, flushAudit } from '../support/audit-log.js';
+import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
+import { runCli } from './cli-helpers.js';
+
+/**
+ * kpt's `--status-policy` (action input `status-policy`). `all` (the default) writes the ResourceGroup's
+ * `status.resourceStatuses` at the end of a run; `none` neither writes nor clears it, as kpt: the status may
+ * belong to a controller (Config Sync's resource-group controller computes it), which a run must not
+ * overwrite. The spec (what the inventory owns) is written the same way under both.
+ */
+const api = adminClient();
+const audit = controlPlane().auditLogPath;
+// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
+type Obj = Record<string, any>;
+
+let ns: string;
+let work: string;
+const inventory = 'inventory-status-policy';
+
+const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`;
+
+function writePackage(names: string[]) {
+  const dir = path.join(work, 'pkg');
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir);
+  fs.writeFileSync(
+    path.join(dir, 'Kptfile'),
+    'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n',
+  );
+  fs.writeFileSync(
+    path.join(dir, 'resourcegroup.yaml'),
+    `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${inventory}\n  namespace: ${ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${ns}-status-policy\n`,
+  );
+  fs.writeFileSync(path.join(dir, 'objects.yaml'), names.map(cm).join('---\n'));
+}
+
+const rgPath = () => `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${inventory}`;
+const readRg = async () => (await api.request<Obj>('GET', rgPath())).body;
+
+/** Runs the CLI; returns how many writes of the ResourceGroup's status the audit log shows for it. */
+async function apply(args: string[]): Promise<number> {
+  const offset = auditOffset(audit);
+  const r = await runCli(['apply', 'pkg', '-n', ns, ...args], { cwd: work });
+  expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+  const events = await flushAudit(api, audit, offset);
+  return events.filter(
+    (e) =>
+      e.verb === 'update' &&
+      e.objectRef?.resource === 'resourcegroups' &&
+      e.objectRef.namespace === ns &&
+      e.requestURI.split('?')[0].endsWith('/status'),
+  ).length;
+}
+
+beforeAll(async () => {
+  ns = await createNamespace(api, 'status-policy');
+  work = fs.mkdtempSync(path.join(os.tmpdir(), uniqueName('kpt-status-policy-')));
+  const installed = await runCli(['install-resource-group'], { cwd: os.tmpdir() });
+  expect(installed.code, installed.stderr).toBe(0);
+});
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+
+describe('status-policy', () => {
+  it('none: the inventory owns what was applied, its status is neither written nor cleared; all writes it', async () => {
+    writePackage(['a', 'b']);
+    expect(await apply(['--status-policy', 'none'])).toBe(0);
+    const first = await readRg();
+    expect(first.spec.resources.map((r: Obj) => r.name).sort()).toEqual(['a', 'b']);
+    expect(first.status?.resourceStatuses).toBeUndefined();
+
+    // a controller that owns the status (as Config Sync's resource-group controller does) writes its own
+    const theirs = {
+      observedGeneration: first.metadata.generation,
+      resourceStatuses: ['a', 'b'].map((name) => ({
+        group: '',
+        kind: 'ConfigMap',
+        namespace: ns,
+        name,
+        status: 'Current',
+      })),
+    };
+    const put = await api.request('PUT', `${rgPath()}/status`, {
+      ...first,
+      status: theirs,
+    });
+    expect(put.status).toBe(200);
+
+    // a change to the package (kpt's form of the flag): the spec follows it, the controller's status stays
+    writePackage(['a', 'b', 'c']);
+    expect(await apply(['--status-policy=none'])).toBe(0);
+    const second = await readRg();
+    expect(second.spec.resources.map((r: Obj) => r.name).sort()).toEqual(['a', 'b', 'c']);
+    expect(second.status).toEqual(theirs);
+    for (const name of ['a', 'b', 'c'])
+      expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`)).status).toBe(200);
+
+    // the default (all) writes kpt's status over it, once, for every object
+    expect(await apply([])).toBe(1);
+    const third = await readRg();
+    expect(
+      third.status.resourceStatuses.map((s: Obj) => [s.name, s.strategy, s.actuation, s.reconcile]),
+    ).toEqual([
+      ['a', 'Apply', 'Succeeded', 'Succeeded'],
+      ['b', 'Apply', 'Succeeded', 'Succeeded'],
+      ['c', 'Apply', 'Succeeded', 'Succeeded'],
+    ]);
+
+    // destroy under none deletes the inventory with its objects, as under all
+    const destroyed = await runCli(['destroy', 'pkg', '-n', ns, '--status-policy', 'none'], { cwd: work });
+    expect(destroyed.code, `${destroyed.stdout}\n${destroyed.stderr}`).toBe(0);
+    expect((await api.request('GET', rgPath())).status).toBe(404);
+  });
+
+  it('rejects a policy kpt does not know, as a usage error', async () => {
+    writePackage(['d']);
+    const r = await runCli(['apply', 'pkg', '-n', ns, '--status-policy', 'some'], { cwd: work });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /--status-policy <policy>' argument 'some' is invalid. Allowed choices are all, none/,
+    );
+    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/d`)).status).toBe(404);
+  });
+});
