@@ -3,7 +3,7 @@
  *
  *   node --import tsx bench/run.ts <scenario...> | --all  [--n 100,300,1000] [--latency 0,10,30] [--runs 5]
  *     [--kpt-runs R] [--kubectl-runs R]
- *     [--tools ours,ours-nopf,action,ours-esbuild,ours-tsx,floor,kpt,kpt-ssa,kubectl,kubectl-prune]
+ *     [--tools ours,ours-nopf,ours-nostatus,action,ours-esbuild,ours-tsx,floor,kpt,kpt-ssa,kubectl,kubectl-prune]
  *     [--kind roles|mixed]
  *     [--exit-n 100] [--concurrency C] [--out bench/results/NAME.md]
  *
@@ -62,6 +62,7 @@ const runsFor: Record<ToolName, number> = {
   ours: runs,
   'ours-tsx': runs,
   'ours-nopf': runs,
+  'ours-nostatus': runs,
   action: runs,
   'ours-esbuild': runs,
   floor: runs,

@@ -27,6 +27,7 @@ const scenarioTitle: Record<string, string> = {
 const toolOrder = [
   'ours',
   'ours-nopf',
+  'ours-nostatus',
   'action',
   'ours-esbuild',
   'ours-tsx',

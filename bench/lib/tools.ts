@@ -24,6 +24,7 @@ export type Step = (typeof Steps)[number];
 export type ToolName =
   | 'ours'
   | 'ours-nopf'
+  | 'ours-nostatus'
   | 'action'
   | 'ours-esbuild'
   | 'ours-tsx'
@@ -134,6 +135,16 @@ export function detectTools(names: ToolName[]): Tool[] {
       command: (step, ctx) =>
         applySteps.has(step)
           ? cliCommand(step, ctx, ['--no-preflight'], 'kpt-live --no-preflight')
+          : undefined,
+    },
+    'ours-nostatus': {
+      name: 'ours-nostatus',
+      family: 'ours',
+      version: 'bin/kpt-live.js --status-policy none',
+      // only an apply writes the ResourceGroup's status on a clean run (a destroy deletes it)
+      command: (step, ctx) =>
+        applySteps.has(step)
+          ? cliCommand(step, ctx, ['--status-policy', 'none'], 'kpt-live --status-policy none')
           : undefined,
     },
     action: {
