@@ -1,9 +1,8 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditOffset, flushAudit } from '../support/audit-log.js';
-import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
+import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
+import { inlinePackage } from '../support/packages.js';
 import { runCli } from './cli-helpers.js';
 
 /**
@@ -18,33 +17,18 @@ const audit = controlPlane().auditLogPath;
 type Obj = Record<string, any>;
 
 let ns: string;
-let work: string;
-const inventory = 'inventory-status-policy';
+let pkg: ReturnType<typeof inlinePackage>;
 
 const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`;
+const objects = (names: string[]) => ({ 'objects.yaml': names.map(cm).join('---\n') });
 
-function writePackage(names: string[]) {
-  const dir = path.join(work, 'pkg');
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir);
-  fs.writeFileSync(
-    path.join(dir, 'Kptfile'),
-    'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: pkg\n',
-  );
-  fs.writeFileSync(
-    path.join(dir, 'resourcegroup.yaml'),
-    `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${inventory}\n  namespace: ${ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${ns}-status-policy\n`,
-  );
-  fs.writeFileSync(path.join(dir, 'objects.yaml'), names.map(cm).join('---\n'));
-}
-
-const rgPath = () => `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${inventory}`;
+const rgPath = () => `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${pkg.inventory.name}`;
 const readRg = async () => (await api.request<Obj>('GET', rgPath())).body;
 
 /** Runs the CLI; returns how many writes of the ResourceGroup's status the audit log shows for it. */
 async function apply(args: string[]): Promise<number> {
   const offset = auditOffset(audit);
-  const r = await runCli(['apply', 'pkg', '-n', ns, ...args], { cwd: work });
+  const r = await runCli(['apply', 'pkg', '-n', ns, ...args], { cwd: pkg.repo });
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
   const events = await flushAudit(api, audit, offset);
   return events.filter(
@@ -58,15 +42,14 @@ async function apply(args: string[]): Promise<number> {
 
 beforeAll(async () => {
   ns = await createNamespace(api, 'status-policy');
-  work = fs.mkdtempSync(path.join(os.tmpdir(), uniqueName('kpt-status-policy-')));
-  const installed = await runCli(['install-resource-group'], { cwd: os.tmpdir() });
+  pkg = inlinePackage(ns, objects(['a', 'b']));
+  const installed = await runCli(['install-resource-group'], { cwd: pkg.repo });
   expect(installed.code, installed.stderr).toBe(0);
 });
-afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
+afterAll(() => fs.rmSync(pkg.repo, { recursive: true, force: true }));
 
 describe('status-policy', () => {
   it('none: the inventory owns what was applied, its status is neither written nor cleared; all writes it', async () => {
-    writePackage(['a', 'b']);
     expect(await apply(['--status-policy', 'none'])).toBe(0);
     const first = await readRg();
     expect(first.spec.resources.map((r: Obj) => r.name).sort()).toEqual(['a', 'b']);
@@ -90,7 +73,7 @@ describe('status-policy', () => {
     expect(put.status).toBe(200);
 
     // a change to the package (kpt's form of the flag): the spec follows it, the controller's status stays
-    writePackage(['a', 'b', 'c']);
+    pkg.rewrite(objects(['a', 'b', 'c']));
     expect(await apply(['--status-policy=none'])).toBe(0);
     const second = await readRg();
     expect(second.spec.resources.map((r: Obj) => r.name).sort()).toEqual(['a', 'b', 'c']);
@@ -110,14 +93,16 @@ describe('status-policy', () => {
     ]);
 
     // destroy under none deletes the inventory with its objects, as under all
-    const destroyed = await runCli(['destroy', 'pkg', '-n', ns, '--status-policy', 'none'], { cwd: work });
+    const destroyed = await runCli(['destroy', 'pkg', '-n', ns, '--status-policy', 'none'], {
+      cwd: pkg.repo,
+    });
     expect(destroyed.code, `${destroyed.stdout}\n${destroyed.stderr}`).toBe(0);
     expect((await api.request('GET', rgPath())).status).toBe(404);
   });
 
   it('rejects a policy kpt does not know, as a usage error', async () => {
-    writePackage(['d']);
-    const r = await runCli(['apply', 'pkg', '-n', ns, '--status-policy', 'some'], { cwd: work });
+    pkg.rewrite(objects(['d']));
+    const r = await runCli(['apply', 'pkg', '-n', ns, '--status-policy', 'some'], { cwd: pkg.repo });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /--status-policy <policy>' argument 'some' is invalid. Allowed choices are all, none/,
