@@ -13,12 +13,13 @@ import {
   fieldConflicts,
   isUnanswered,
 } from './apply-error.js';
-import { takeoverManagers, upgradedManagedFields } from './client-side-takeover.js';
+import { takeoverManagers } from './client-side-takeover.js';
 import { isNoOpApply } from './no-op-apply.js';
 import { provenNoOp } from './proven-no-op.js';
 import type { RunState } from './run-state.js';
 import { patchTowards, takeoverRemovals, withoutPaths } from './simulate-takeover.js';
 import { type SkipReason, skipMessage } from './skip-reason.js';
+import { takeOverClientSideFields } from './takeover-patch.js';
 import { deleteForReplace, immutableFields, updateStrategyOf } from './update-strategy.js';
 
 /** What apply does (or, as a dry-run, will do) with one package object. */
@@ -152,11 +153,8 @@ async function decide(state: RunState, id: ObjectId, write: boolean): Promise<Ob
   let object: KubeObject;
   try {
     if (write && live && takenOver) {
-      const upgraded = upgradedManagedFields(live, state.options.fieldManager);
-      await state.client.jsonPatch({ ...idOf(manifest), apiVersion: manifest.apiVersion }, [
-        { op: 'test', path: '/metadata/resourceVersion', value: live.metadata.resourceVersion },
-        { op: 'replace', path: '/metadata/managedFields', value: upgraded },
-      ]);
+      const ref = { ...idOf(manifest), apiVersion: manifest.apiVersion };
+      await takeOverClientSideFields(state.client, ref, live, state.options.fieldManager);
     }
     const sent = write
       ? ssa(state, manifest, false)

@@ -48,6 +48,11 @@ export interface FaultProxyOptions {
   retryAfterSeconds?: number;
   /** Only requests this accepts may get a fault (default: all). */
   eligible?: (method: string, url: URL) => boolean;
+  /**
+   * Awaited before a request is forwarded: what another client does to the cluster between the moment the
+   * request was sent and the moment the API server gets it (a controller's write racing ours).
+   */
+  beforeForward?: (method: string, url: URL) => Promise<void> | void;
 }
 
 export interface ProxyRecord {
@@ -185,7 +190,8 @@ export async function startFaultProxy(opts: FaultProxyOptions): Promise<FaultPro
       return;
     }
     const delay = fault === 'slow' ? between(r, opts.slowMs ?? [300, 1500]) : 0;
-    setTimeout(() => {
+    setTimeout(async () => {
+      await opts.beforeForward?.(method, url);
       record.forwarded = true;
       record.forwardedAt = Date.now();
       const up = forward(req, body, (answer) => {

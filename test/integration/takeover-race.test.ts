@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TakeoverAttempts } from '../../src/apply/takeover-patch.js';
+import { type Connection, connect } from '../../src/kube/connect.js';
+import { kubectlApply, managers, objectPath } from '../support/brownfield.js';
+import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
+import { objectsFromYaml } from '../support/engine.js';
+import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
+import { inlinePackage } from '../support/packages.js';
+import { runPkg } from '../support/run.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
+type Json = Record<string, any>;
+
+/**
+ * Taking over an object last applied client-side (kubectl's csaupgrade) is a JSON patch of its
+ * managedFields on the condition that its resourceVersion is still the one read. On a live cluster a
+ * controller writes objects all the time (a Deployment's status right after kubectl created it), so that
+ * condition can fail between the read and the patch; it did in CI on 1.20.2 (brownfield.test.ts, "Deployment/kc
+ * failed"). A proxy in front of the API server lets another writer change the object just before the
+ * takeover patch reaches the server, every time or only the first time: the takeover must read the object
+ * again and succeed, keep the other writer's change, and give up (naming the object) only after
+ * TakeoverAttempts tries.
+ */
+const api = adminClient();
+let proxy: FaultProxy;
+let conn: Connection;
+let ns: string;
+/** Names whose takeover patch another writer races: how many more times it does. */
+const races = new Map<string, number>();
+let raced = 0;
+
+const cm = (name: string, value: string) =>
+  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "${value}"\n`;
+
+/** The takeover: a JSON patch, the one PATCH apply sends without a fieldManager. */
+const isTakeover = (method: string, url: URL) =>
+  method === 'PATCH' && !url.searchParams.has('fieldManager') && url.pathname.includes(`/namespaces/${ns}/`);
+
+beforeAll(async () => {
+  ns = await createNamespace(api, 'takeover-race');
+  proxy = await startFaultProxy({
+    target: controlPlane().server,
+    seed: 1,
+    rate: 0,
+    beforeForward: async (method, url) => {
+      if (!isTakeover(method, url)) return;
+      const name = url.pathname.split('/').pop() ?? '';
+      const left = races.get(name) ?? 0;
+      if (left <= 0) return;
+      races.set(name, left - 1);
+      raced++;
+      // another writer (a controller) changes the object: its resourceVersion moves
+      const res = await api.request(
+        'PATCH',
+        `/api/v1/namespaces/${ns}/configmaps/${name}?fieldManager=some-controller`,
+        { metadata: { labels: { [`touched-${raced}`]: 'yes' } } },
+        'application/merge-patch+json',
+      );
+      expect(res.status).toBe(200);
+    },
+  });
+  conn = await connect({ kubeconfigPath: proxy.kubeconfig(controlPlane().adminToken, { namespace: ns }) });
+});
+afterAll(async () => {
+  conn?.client.close();
+  await proxy?.close();
+});
+
+const takeovers = (from: number, name: string) =>
+  proxy.records
+    .slice(from)
+    .filter((r) => isTakeover(r.method, new URL(r.path, 'https://x')) && r.path.endsWith(`/${name}`));
+
+describe('client-side takeover racing another writer', () => {
+  it('reads the object again and takes it over when a controller wrote it after the live read', async () => {
+    const [obj] = objectsFromYaml(cm('raced', '1'), ns);
+    await kubectlApply(api, obj);
+    const pkg = inlinePackage(ns, { 'cm.yaml': cm('raced', '2') });
+    races.set('raced', 1);
+    const from = proxy.records.length;
+    const run = await runPkg(conn, pkg, 'apply', { inventoryPolicy: 'adopt' }, ns);
+    expect(run.result.exitCode, run.result.error ?? JSON.stringify(run.result.run?.objects)).toBe(0);
+    // the first patch met the other writer's resourceVersion and was refused; the second went through
+    expect(takeovers(from, 'raced').map((r) => r.status)).toEqual([422, 200]);
+    const live = (await api.request<Json>('GET', objectPath(obj))).body;
+    expect(live.data).toEqual({ a: '2' });
+    expect(live.metadata.labels).toMatchObject({ [`touched-${raced}`]: 'yes' });
+    const owners = await managers(api, obj);
+    expect(owners).not.toContain('kubectl-client-side-apply/Update');
+    expect(owners).toContain('some-controller/Update');
+    expect(run.result.run?.objects.map((o) => o.action)).toEqual(['configured']);
+  });
+
+  it('gives up after TakeoverAttempts races, failing that object with a message that says why', async () => {
+    const [obj] = objectsFromYaml(cm('always-raced', '1'), ns);
+    await kubectlApply(api, obj);
+    const pkg = inlinePackage(ns, { 'cm.yaml': cm('always-raced', '2') });
+    races.set('always-raced', 100);
+    const from = proxy.records.length;
+    const run = await runPkg(conn, pkg, 'apply', { inventoryPolicy: 'adopt' }, ns);
+    races.set('always-raced', 0);
+    expect(run.result.exitCode).not.toBe(0);
+    const sent = takeovers(from, 'always-raced');
+    expect(sent.map((r) => r.status)).toEqual(Array(TakeoverAttempts).fill(422));
+    const [outcome] = run.result.run?.objects ?? [];
+    expect(outcome?.action).toBe('failed');
+    expect(outcome?.message).toMatch(
+      new RegExp(`ConfigMap always-raced changed under each of ${TakeoverAttempts} attempts`),
+    );
+    // nothing was taken over or applied: the object is as kubectl left it, plus the other writer's labels
+    const live = (await api.request<Json>('GET', objectPath(obj))).body;
+    expect(live.data).toEqual({ a: '1' });
+    expect(await managers(api, obj)).toContain('kubectl-client-side-apply/Update');
+  });
+});
