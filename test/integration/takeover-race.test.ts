@@ -71,17 +71,27 @@ const takeovers = (from: number, name: string) =>
     .slice(from)
     .filter((r) => isTakeover(r.method, new URL(r.path, 'https://x')) && r.path.endsWith(`/${name}`));
 
+/**
+ * A ConfigMap created by `kubectl apply` (client-side), then adopted by an apply that changes it while another
+ * writer races each of the first `times` takeover patches; with the takeover patches that reached the proxy.
+ */
+async function applyWhileRaced(name: string, times: number) {
+  const [obj] = objectsFromYaml(cm(name, '1'), ns);
+  await kubectlApply(api, obj);
+  const pkg = inlinePackage(ns, { 'cm.yaml': cm(name, '2') });
+  races.set(name, times);
+  const from = proxy.records.length;
+  const run = await runPkg(conn, pkg, 'apply', { inventoryPolicy: 'adopt' }, ns);
+  races.set(name, 0);
+  return { obj, run, sent: takeovers(from, name) };
+}
+
 describe('client-side takeover racing another writer', () => {
   it('reads the object again and takes it over when a controller wrote it after the live read', async () => {
-    const [obj] = objectsFromYaml(cm('raced', '1'), ns);
-    await kubectlApply(api, obj);
-    const pkg = inlinePackage(ns, { 'cm.yaml': cm('raced', '2') });
-    races.set('raced', 1);
-    const from = proxy.records.length;
-    const run = await runPkg(conn, pkg, 'apply', { inventoryPolicy: 'adopt' }, ns);
+    const { obj, run, sent } = await applyWhileRaced('raced', 1);
     expect(run.result.exitCode, run.result.error ?? JSON.stringify(run.result.run?.objects)).toBe(0);
     // the first patch met the other writer's resourceVersion and was refused; the second went through
-    expect(takeovers(from, 'raced').map((r) => r.status)).toEqual([422, 200]);
+    expect(sent.map((r) => r.status)).toEqual([422, 200]);
     const live = (await api.request<Json>('GET', objectPath(obj))).body;
     expect(live.data).toEqual({ a: '2' });
     expect(live.metadata.labels).toMatchObject({ [`touched-${raced}`]: 'yes' });
@@ -92,15 +102,8 @@ describe('client-side takeover racing another writer', () => {
   });
 
   it('gives up after TakeoverAttempts races, failing that object with a message that says why', async () => {
-    const [obj] = objectsFromYaml(cm('always-raced', '1'), ns);
-    await kubectlApply(api, obj);
-    const pkg = inlinePackage(ns, { 'cm.yaml': cm('always-raced', '2') });
-    races.set('always-raced', 100);
-    const from = proxy.records.length;
-    const run = await runPkg(conn, pkg, 'apply', { inventoryPolicy: 'adopt' }, ns);
-    races.set('always-raced', 0);
+    const { obj, run, sent } = await applyWhileRaced('always-raced', 100);
     expect(run.result.exitCode).not.toBe(0);
-    const sent = takeovers(from, 'always-raced');
     expect(sent.map((r) => r.status)).toEqual(Array(TakeoverAttempts).fill(422));
     const [outcome] = run.result.run?.objects ?? [];
     expect(outcome?.action).toBe('failed');
