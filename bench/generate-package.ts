@@ -4,7 +4,7 @@
  *   node --import tsx bench/generate-package.ts --dir /tmp/pkg --n 300 --kind roles --namespace bench-1
  *     [--kind mixed] [--changed 10] [--pruned 10] [--late-deployment 3s] [--name NAME]
  *
- * `roles` is the issue's reference package (N Roles). `mixed` is ConfigMaps, Roles, headless Services
+ * `roles` is the reference package (N Roles). `mixed` is ConfigMaps, Roles, headless Services
  * (`protocol: TCP`, which the 1.20 server needs for server-side apply), Deployments, a CRD with custom
  * resources, and depends-on chains. `--changed P` changes P% of the objects (spread evenly), `--pruned P` leaves
  * out the last P% (the "10% changed + 10% pruned" scenario). `--late-deployment 3s` adds one Deployment

@@ -3,7 +3,8 @@
  *
  *   node --import tsx bench/run.ts <scenario...> | --all  [--n 100,300,1000] [--latency 0,10,30] [--runs 5]
  *     [--kpt-runs R] [--kubectl-runs R]
- *     [--tools ours,ours-nopf,ours-nostatus,action,ours-esbuild,ours-tsx,floor,kpt,kpt-ssa,kubectl,kubectl-prune]
+ *     [--tools ours,ours-nopf,ours-nostatus,action,ours-esbuild,ours-tsx,floor,floor-kpt,kpt,kpt-ssa,kubectl,
+ *       kubectl-prune]
  *     [--kind roles|mixed]
  *     [--exit-n 100] [--concurrency C] [--out bench/results/NAME.md]
  *
@@ -39,7 +40,7 @@ const { values, positionals } = parseArgs({
     'kubectl-runs': { type: 'string' },
     tools: {
       type: 'string',
-      default: 'ours,ours-nopf,action,ours-esbuild,floor,kpt,kpt-ssa,kubectl,kubectl-prune',
+      default: 'ours,ours-nopf,action,ours-esbuild,floor,floor-kpt,kpt,kpt-ssa,kubectl,kubectl-prune',
     },
     kind: { type: 'string', default: 'roles' },
     'exit-n': { type: 'string', default: '100' },
@@ -66,6 +67,7 @@ const runsFor: Record<ToolName, number> = {
   action: runs,
   'ours-esbuild': runs,
   floor: runs,
+  'floor-kpt': runs,
   kpt: Number(values['kpt-runs'] ?? runs),
   'kpt-ssa': Number(values['kpt-runs'] ?? runs),
   kubectl: Number(values['kubectl-runs'] ?? runs),
@@ -159,11 +161,18 @@ const shutdown = async () => {
 process.once('SIGINT', () => void shutdown().then(() => process.exit(130)));
 
 try {
-  // the ResourceGroup CRD, installed once up front (kpt's own command; ours installs the same CRD)
+  // the ResourceGroup CRD, installed once up front (kpt's own command when kpt is there, else ours: the same
+  // CRD); the kpt-compatible floor writes ResourceGroups and installs nothing
   if (present.some((t) => t.family === 'kpt'))
     execFileSync('/usr/bin/kpt', ['live', 'install-resource-group', '--kubeconfig', cp.kubeconfigPath], {
       stdio: 'ignore',
     });
+  else if (present.some((t) => t.name === 'floor-kpt'))
+    execFileSync(
+      process.execPath,
+      [path.join(repoDir, 'bin/kpt-live.js'), 'install-resource-group', '--kubeconfig', cp.kubeconfigPath],
+      { stdio: 'ignore' },
+    );
   const ctxBase = {
     cp,
     work,

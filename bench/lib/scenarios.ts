@@ -218,7 +218,7 @@ export async function measurePeakRss(ctx: BenchContext): Promise<void> {
 }
 
 /**
- * Monorepo scale (issue 20): `node dist/index.js` previewing 40 packages of 25 Roles each (each in its own
+ * Monorepo scale: `node dist/index.js` previewing 40 packages of 25 Roles each (each in its own
  * namespace) in one run, `packages:` listing them, `mode: preview`, `comment: false`, against the same
  * action previewing one package of 1000 Roles. Through the same latency proxy as the lifecycle.
  */

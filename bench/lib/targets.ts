@@ -15,7 +15,7 @@ function med(ms: Measurement[], scenario: string, tool: string, n: number, rtt: 
   );
 }
 
-/** The issue's speed and request targets for one (N, RTT) block of the Roles package. */
+/** The speed and request targets for one (N, RTT) block of the Roles package. */
 function blockChecks(ms: Measurement[], n: number, rtt: number): Check[] {
   const checks: Check[] = [];
   const where = `N=${n}, ${rtt} ms RTT`;
@@ -30,7 +30,7 @@ function blockChecks(ms: Measurement[], n: number, rtt: number): Check[] {
       met: other / ours >= min,
     });
   };
-  // issue 20: the shipped CLI and the action within 1.5x of the floor (bench/floor.ts)
+  // the shipped CLI and the action within 1.5x of the floor (bench/floor.ts)
   const nearFloor = (scenario: string, ourTool: string, what: string) => {
     const ours = med(ms, scenario, ourTool, n, rtt);
     const floor = med(ms, scenario, 'floor', n, rtt);
@@ -92,7 +92,7 @@ function blockChecks(ms: Measurement[], n: number, rtt: number): Check[] {
   return checks;
 }
 
-/** The issue's targets, checked against what this run measured (only what was measured). */
+/** The targets, checked against what this run measured (only what was measured). */
 export function targetsTable(ms: Measurement[]): string {
   const checks: Check[] = [];
   const blocks = new Set(
@@ -122,7 +122,7 @@ export function targetsTable(ms: Measurement[]): string {
           met: v < 150,
         });
     }
-  // issue 20, large packages: time per object at the largest N ≤ 1.3x that at 300; peak RSS < 300 MB at 5000
+  // large packages: time per object at the largest N ≤ 1.3x that at 300; peak RSS < 300 MB at 5000
   const lifecycleOurs = ms.filter((m) => m.ok && m.kind === 'roles' && m.tool === 'ours' && m.objects);
   for (const scenario of new Set(lifecycleOurs.map((m) => m.scenario)))
     for (const rtt of new Set(lifecycleOurs.map((m) => m.rttMs))) {
@@ -185,12 +185,7 @@ export function targetsTable(ms: Measurement[]): string {
       });
   }
   if (checks.length === 0) return '';
-  const lines = [
-    '### Targets (issues 9 and 20)',
-    '',
-    '| target | where | measured | met |',
-    '|---|---|---|---|',
-  ];
+  const lines = ['### Targets', '', '| target | where | measured | met |', '|---|---|---|---|'];
   for (const c of checks)
     lines.push(`| ${c.target} | ${c.where} | ${c.measured} | ${c.met ? 'yes' : '**no**'} |`);
   return `${lines.join('\n')}\n`;

@@ -29,6 +29,7 @@ export type ToolName =
   | 'ours-esbuild'
   | 'ours-tsx'
   | 'floor'
+  | 'floor-kpt'
   | 'kpt'
   | 'kpt-ssa'
   | 'kubectl'
@@ -184,6 +185,23 @@ export function detectTools(names: ToolName[]): Tool[] {
           cmd: process.execPath,
           args,
           label: `floor ${mode}${step === 'changed-apply' ? ' --prune' : ''}`,
+        };
+      },
+    },
+    'floor-kpt': {
+      name: 'floor-kpt',
+      family: 'floor',
+      version:
+        'bench/floor.ts --inventory: the floor plus the ResourceGroup write before and its status write after',
+      command: (step, ctx) => {
+        const mode = stepMode(step);
+        const args = [ctx.floor, '--kubeconfig', ctx.kubeconfig, '--dir', ctx.pkgDir, '--mode', mode];
+        args.push('--inventory');
+        if (step === 'changed-apply') args.push('--prune');
+        return {
+          cmd: process.execPath,
+          args,
+          label: `floor + ResourceGroup ${mode}${step === 'changed-apply' ? ' --prune' : ''}`,
         };
       },
     },
