@@ -243,7 +243,7 @@ try {
           const family =
             m.tool.startsWith('ours') || m.tool === 'action'
               ? 'ours'
-              : m.tool === 'floor'
+              : m.tool.startsWith('floor')
                 ? 'floor'
                 : m.tool.startsWith('kpt')
                   ? 'kpt'
