@@ -1,12 +1,8 @@
 import { countOutcomes, failed } from '../apply/run-result.js';
-import { parseInventoryId, shortName } from '../common/object-id.js';
+import { shortName } from '../common/object-id.js';
 import type { PackageRunResult } from '../pipeline/run-package.js';
-import {
-  comparePlans,
-  type PlanComparison,
-  type PlanEntry,
-  type ReviewedPlan,
-} from '../preview/plan-digest.js';
+import type { PlanComparison, ReviewedPlan } from '../preview/plan-digest.js';
+import { nameOfKey, type PlanGate, type PlanVerdict } from '../preview/plan-gate.js';
 import { scrub } from '../preview/redact.js';
 import { parsePlanDigest } from '../report/plan-digest-marker.js';
 import { driftLines, renderAppliedSection, withAppliedSection } from '../report/pr-comment-body.js';
@@ -23,16 +19,6 @@ import {
 } from './github/index.js';
 import type { ActionInputs } from './inputs.js';
 import * as core from './toolkit.js';
-
-/** `Deployment/web` from an idKey; the key itself when it does not parse. */
-export function nameOfKey(key: string): string {
-  try {
-    const id = parseInventoryId(key);
-    return id.namespace ? `${shortName(id)} (namespace ${id.namespace})` : shortName(id);
-  } catch {
-    return key;
-  }
-}
 
 /**
  * The merged pull request's side of an apply on the default branch: the plan its comment reviewed
@@ -98,39 +84,26 @@ export class ApplyFeedback {
   }
 
   /**
-   * The check to run after the pre-flight: compares with the reviewed plan. `warn` writes a warning
-   * annotation (the summary and the comment name the objects), `fail` throws (the apply is refused before
-   * its first write), and no plan to compare with is a notice.
+   * The plan gate for `pkg`, fetched before its run: the reviewed plan (or why there is none) and the
+   * policy. Undefined with `plan-drift: ignore`.
    */
-  planCheck(pkg: string): ((plan: PlanEntry[] | undefined) => Promise<void>) | undefined {
+  async gate(pkg: string): Promise<PlanGate | undefined> {
     if (this.inputs.planDrift === 'ignore') return undefined;
-    return async (plan) => {
-      if (!plan) {
-        core.notice(
-          `${pkg}: plan-drift not checked: preflight is off, so the plan is only known while applying`,
-        );
-        return;
-      }
-      const reviewed = await this.reviewedPlan(pkg).catch((err: Error) => ({ none: err.message }));
-      if ('none' in reviewed) {
-        core.notice(`${pkg}: plan-drift not checked: ${reviewed.none}`);
-        return;
-      }
-      const c = comparePlans(reviewed.plan, plan);
-      if (c.same) {
-        core.info(`${pkg}: the plan matches the one reviewed on #${reviewed.pull}`);
-        return;
-      }
-      this.drift.set(pkg, c);
-      const names = c.differences.map((d) => nameOfKey(d.key));
-      const text = `the plan changed since #${reviewed.pull} was reviewed: ${names.join(', ') || c.note}`;
-      if (this.inputs.planDrift === 'fail') {
-        throw new Error(
-          `${text}. Refusing to apply (plan-drift: fail); nothing was changed. Preview again and review, or run with plan-drift: warn`,
-        );
-      }
-      core.warning(text, { title: `kpt-live-action: plan changed since review (${pkg})` });
-    };
+    const reviewed = await this.reviewedPlan(pkg).catch((err: Error) => ({ none: err.message }));
+    return { policy: this.inputs.planDrift, reviewed };
+  }
+
+  /**
+   * What the run's comparison found, reported after it: a notice when there was nothing to compare, a
+   * warning naming the objects when the plan changed (`warn`; a refusal is the run's error), and the
+   * objects for the job summary and the Applied section.
+   */
+  verdict(pkg: string, v: PlanVerdict | undefined): void {
+    if (!v) return;
+    if (v.comparison && !v.comparison.same) this.drift.set(pkg, v.comparison);
+    if (v.notice) core.notice(`${pkg}: ${v.notice}`);
+    if (v.info) core.info(`${pkg}: ${v.info}`);
+    if (v.warn) core.warning(v.warn, { title: `kpt-live-action: plan changed since review (${pkg})` });
   }
 
   /** The job summary section naming the objects whose plan changed ('' when none). */

@@ -1,8 +1,7 @@
 import { failed, isBlockedOutcome } from '../apply/run-result.js';
 import type { EarlyConnection } from '../kube/early-connection.js';
 import { forEachAtMost, packagesAtOnce } from '../pipeline/package-concurrency.js';
-import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
-import { collectSecretValues } from '../preview/redact.js';
+import { type PackageRunResult, packageSecretValues, runPackage } from '../pipeline/run-package.js';
 import { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
@@ -68,11 +67,10 @@ export async function run(started?: EarlyConnection): Promise<void> {
         units,
         Math.min(atOnce, units.length),
         async (unit) => {
-          let secrets: string[] = [];
           // one package at a time logs as it goes; several at once keep each package's lines together
           const lines: string[] | undefined = atOnce > 1 && units.length > 1 ? [] : undefined;
           const log = (line: string) => (lines ? lines.push(line) : core.info(line));
-          const emit = eventLogger(() => secrets, log);
+          const emit = eventLogger(log);
           if (!lines) core.startGroup(`${mode} ${unit.path}`);
           let result: PackageRunResult;
           if (unit.removed && (mode === 'preview' || mode === 'apply')) {
@@ -88,9 +86,6 @@ export async function run(started?: EarlyConnection): Promise<void> {
               defaultNamespace: inputs.namespace || conn.access.namespace,
               options: inputs.run,
               emit,
-              onPrepared: (p) => {
-                secrets = collectSecretValues(p.objects.map((o) => o.object));
-              },
               signal: abort.signal,
               history: {
                 commit: ctx.sha,
@@ -99,7 +94,7 @@ export async function run(started?: EarlyConnection): Promise<void> {
                 allowStale: inputs.allowStale,
               },
               onProgress: log,
-              onPlanned: feedback?.planCheck(unit.path),
+              gate: await feedback?.gate(unit.path),
               previewContext: {
                 cluster: conn.access.clusterName,
                 commit: ctx.pullRequest?.headSha ?? ctx.sha,
@@ -113,6 +108,8 @@ export async function run(started?: EarlyConnection): Promise<void> {
             for (const line of lines) core.info(line);
           }
           core.endGroup();
+          feedback?.verdict(unit.path, result.planCheck);
+          const secrets = packageSecretValues(result);
           const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
           results.push(result);
           // the PR comment goes out concurrently with other packages' (a rate limit is waited out); the

@@ -1,5 +1,5 @@
 import type { PackageRunResult } from '../pipeline/run-package.js';
-import { planFromPreview, reviewedPlan } from '../preview/plan-digest.js';
+import { planOf, reviewedPlan } from '../preview/plan-digest.js';
 import { renderPlanDigest } from '../report/plan-digest-marker.js';
 import { isNoLongerChanged, noLongerChangedBody } from '../report/pr-comment-body.js';
 import {
@@ -26,8 +26,8 @@ export function previewCommentBody(r: PackageRunResult, commentKey: string): str
   const doc = r.preview!;
   const digest = renderPlanDigest(
     reviewedPlan(
-      planFromPreview(
-        doc,
+      planOf(
+        doc.objects,
         (r.prepared?.objects ?? []).map((o) => o.object),
       ),
     ),

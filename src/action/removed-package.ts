@@ -1,11 +1,11 @@
-import { runDestroy } from '../apply/destroyer.js';
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
+import type { RunResult } from '../apply/run-result.js';
 import { readInventoryAtCommit } from '../changes/index.js';
 import { exitCodeOf } from '../common/run-outcome.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
+import { destroyInventory, previewRemoval } from '../pipeline/removed-package-run.js';
 import type { PackageRunResult } from '../pipeline/run-package.js';
-import { computePreview } from '../preview/compute-preview.js';
 
 /**
  * A package whose directory the change deleted: its inventory info comes from the base commit. Preview
@@ -35,13 +35,8 @@ export async function runRemovedPackage(
     );
   const inventory = info.inventory;
   if (mode === 'preview') {
-    const doc = await computePreview({
-      client,
-      packagePath: unit.path,
-      objects: [],
-      inventory,
-      options: { ...o.options, prune: true },
-    });
+    const doc = await previewRemoval(client, unit.path, inventory, o.options);
+    if ('error' in doc) return fail(doc.error);
     result.preview = doc;
     result.notices.push(
       `package ${unit.path} is removed by this change: merging would prune ${doc.summary.prune} object(s)${o.destroyRemovedPackages ? '' : ' (only with destroy-removed-packages: true)'}`,
@@ -54,6 +49,8 @@ export async function runRemovedPackage(
         'Set destroy-removed-packages: true to delete them, or run mode: destroy from the previous commit.',
     );
   }
-  const run = await runDestroy({ client, inventory, options: o.options, emit: o.emit });
+  const run = await destroyInventory(client, inventory, o.options, o.emit).catch(
+    (err: Error): RunResult => ({ outcome: 'error', error: err.message, objects: [], durationMs: 0 }),
+  );
   return { ...result, mode, run, outcome: run.outcome, error: run.error, exitCode: exitCodeOf(run.outcome) };
 }

@@ -11,13 +11,10 @@ import { renderApplyJobSummary, renderPreviewJobSummary } from '../report/job-su
 import { renderPreviewText } from '../report/preview-text.js';
 import * as core from './toolkit.js';
 
-/** Streams engine events into the log as kpt's event lines (Secret values scrubbed). */
-export function eventLogger(
-  secretValues: () => readonly string[],
-  log: (line: string) => void = (line) => core.info(line),
-) {
+/** Streams engine events into the log as kpt's event lines (the pipeline took the Secret values out). */
+export function eventLogger(log: (line: string) => void = (line) => core.info(line)) {
   return (event: RunEvent) => {
-    const line = renderEventText(event, { secretValues: secretValues() });
+    const line = renderEventText(event);
     if (line !== undefined) log(line);
   };
 }

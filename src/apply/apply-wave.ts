@@ -1,21 +1,18 @@
 import { Annotations } from '../common/constants.js';
 import { idKey, type ObjectId } from '../common/object-id.js';
-import { type DecidedAction, decideObject } from './decide-object.js';
-import type { ApplyOperation } from './events.js';
+import { type Carried, carriedInDryRun, carryOut } from './carry-out.js';
+import { applySkip, decideObject } from './decide-object.js';
+import type { Decision } from './decision.js';
 import { withOwner } from './owner-lookup.js';
 import { runOrdered } from './run-ordered.js';
 import { markBlocked, outcomeFor, type RunState } from './run-state.js';
 import { skipMessage } from './skip-reason.js';
 
-const OPERATION: Partial<Record<DecidedAction, ApplyOperation>> = {
-  create: 'created',
-  configure: 'configured',
-  unchanged: 'unchanged',
-  replace: 'replaced',
-  skip: 'skipped',
-};
-
-/** Applies one wave: bounded concurrency, events in wave order. */
+/**
+ * One apply task: each object of the wave, with bounded concurrency, events in wave order. A dry run takes
+ * each object's decision (decideObject) and reports what carrying it out would do; a real run carries out
+ * the decision its pre-flight walk took (`state.planned`), unless something it depends on failed since.
+ */
 export async function applyWave(
   state: RunState,
   wave: ObjectId[],
@@ -25,51 +22,62 @@ export async function applyWave(
   await runOrdered(
     wave,
     state.options.concurrency,
-    async (id) => {
+    async (id): Promise<Carried> => {
       const key = idKey(id);
-      const d = await decideObject(state, id, { write: true });
-      if (d.action === 'error') return { status: 'Failed' as const, error: d.reason };
-      if (d.action === 'skip' && d.blocked && d.skip)
-        return { status: 'Skipped' as const, skip: await withOwner(state, d.skip) };
-      const operation = OPERATION[d.action]!;
-      state.applied.set(key, {
-        uid: d.object?.metadata.uid,
-        generation: d.object?.metadata.generation,
-        touched: operation !== 'unchanged' && operation !== 'skipped',
-        hasStatus: !!d.info?.hasStatus,
-        // a skipped update returns the metadata-only live object: no status to judge
-        object: operation === 'skipped' ? undefined : d.object,
-      });
-      return { status: 'Successful' as const, operation };
-    },
-    (id, result) => {
-      const o = outcomeFor(state, id);
-      o.wave = waveIndex + 1;
-      if (!result) {
-        markBlocked(state, id, 'apply actuation skipped');
-        o.action = 'skipped';
-        o.skip = { type: 'cancelled' };
-        o.message = skipMessage(o.skip);
-        state.emit({ type: 'apply', group, id, status: 'Skipped', error: o.message });
-        return;
+      if (state.dryRun) {
+        const d = await decideObject(state, id);
+        state.decisions.set(key, d);
+        return carriedInDryRun(state, d);
       }
-      if (result.status === 'Successful') {
-        o.action = result.operation!;
-        state.emit({ type: 'apply', group, id, status: 'Successful', operation: result.operation });
-      } else {
-        markBlocked(
-          state,
-          id,
-          result.status === 'Failed' ? 'apply actuation failed' : 'apply actuation skipped',
-        );
-        o.action = result.status === 'Failed' ? 'failed' : 'skipped';
-        if (result.skip) o.skip = result.skip;
-        o.message = result.skip ? skipMessage(result.skip) : result.error;
-        state.emit({ type: 'apply', group, id, status: result.status, error: o.message });
-      }
+      const blocked = applySkip(state, id);
+      if (blocked) return { status: 'Skipped', skip: await withOwner(state, blocked) };
+      const d: Decision = state.planned.get(key) ?? (await decideObject(state, id));
+      state.decisions.set(key, d);
+      return carryOut(state, id, d);
     },
+    (id, result) => record(state, id, group, waveIndex, result),
     () => !state.cancelled(),
   );
+}
+
+function record(
+  state: RunState,
+  id: ObjectId,
+  group: string,
+  waveIndex: number,
+  result: Carried | undefined,
+) {
+  const key = idKey(id);
+  const o = outcomeFor(state, id);
+  o.wave = waveIndex + 1;
+  if (!result) {
+    markBlocked(state, id, 'apply actuation skipped');
+    o.action = 'skipped';
+    o.skip = { type: 'cancelled' };
+    o.message = skipMessage(o.skip);
+    state.emit({ type: 'apply', group, id, status: 'Skipped', error: o.message });
+    return;
+  }
+  if (result.status === 'Successful') {
+    const { operation, object } = result;
+    state.applied.set(key, {
+      uid: object?.metadata.uid ?? state.live.get(key)?.metadata.uid,
+      generation: object?.metadata.generation,
+      touched: operation !== 'unchanged' && operation !== 'skipped',
+      hasStatus: !!result.info?.hasStatus,
+      // a skipped update returns the metadata-only live object: no status to judge
+      object: operation === 'skipped' ? undefined : object,
+    });
+    o.action = operation;
+    state.emit({ type: 'apply', group, id, status: 'Successful', operation });
+    return;
+  }
+  const failed = result.status === 'Failed';
+  markBlocked(state, id, failed ? 'apply actuation failed' : 'apply actuation skipped');
+  o.action = failed ? 'failed' : 'skipped';
+  if (!failed) o.skip = result.skip;
+  o.message = failed ? result.error : skipMessage(result.skip);
+  state.emit({ type: 'apply', group, id, status: result.status, error: o.message });
 }
 
 /** Whether an object opted out of waiting (`kapp.k14s.io/disable-wait`). */

@@ -82,25 +82,34 @@ export async function removeInventoryNamespace(state: RunState, id: ObjectId, gr
     }
     if (left.length > 0) {
       const shown = left.length > 10 ? [...left.slice(0, 10), `and ${left.length - 10} more`] : left;
-      await state.client.jsonPatch(ref, [
-        {
-          op: 'remove',
-          path: `/metadata/annotations/${Annotations.OwningInventory.replaceAll('/', '~1')}`,
-        },
-      ]);
+      if (!state.dryRun)
+        await state.client.jsonPatch(ref, [
+          {
+            op: 'remove',
+            path: `/metadata/annotations/${Annotations.OwningInventory.replaceAll('/', '~1')}`,
+          },
+        ]);
       o.action = 'abandoned';
       o.skip = {
         type: 'in-use',
         message: `namespace still in use: it holds objects this package did not create (${shown.join(', ')}); left in place, no longer owned by any inventory`,
       };
       o.message = o.skip.message;
+      state.decisions.set(key, { action: 'orphan', validated: true, reason: o.message, skip: o.skip });
       state.emit({ type: 'delete', group, id, status: 'Skipped', error: o.message });
       return;
     }
-    const res = await state.client.delete(ref, {
-      uid: live.metadata.uid,
-      propagationPolicy: state.options.prunePropagationPolicy,
+    state.decisions.set(key, {
+      action: 'prune',
+      validated: true,
+      reason: 'the inventory it held is deleted',
     });
+    const res = state.dryRun
+      ? 'gone'
+      : await state.client.delete(ref, {
+          uid: live.metadata.uid,
+          propagationPolicy: state.options.prunePropagationPolicy,
+        });
     recordDeleted(state, id, res !== 'pending');
     o.action = 'deleted';
     state.emit({ type: 'delete', group, id, status: 'Successful' });
@@ -117,5 +126,6 @@ export function keepInventoryNamespace(state: RunState, id: ObjectId, group: str
   o.action = 'skipped';
   o.skip = { type: 'in-use', message: `namespace still in use: ${id.name} holds the inventory` };
   o.message = o.skip.message;
+  state.decisions.set(idKey(id), { action: 'skip', validated: true, reason: o.message, skip: o.skip });
   state.emit({ type: 'delete', group, id, status: 'Skipped', error: o.message });
 }

@@ -3,10 +3,11 @@ import type { KubeObject } from '../common/kube-object.js';
 import { formatInventoryId, idKey, type ObjectId } from '../common/object-id.js';
 import { preventsDeletion, pruneBlockedBy } from '../inventory/ownership.js';
 import { dependentsOf } from '../plan/plan.js';
+import type { Decision } from './decision.js';
 import { withOwner } from './owner-lookup.js';
 import { runOrdered } from './run-ordered.js';
 import { outcomeFor, type RunState, recordDeleted } from './run-state.js';
-import { type SkipReason, skipMessage } from './skip-reason.js';
+import { isBlockingSkip, type SkipReason, skipMessage } from './skip-reason.js';
 
 /** Why an inventory object is not deleted now: the reason as data, kpt's message, and whether to forget it. */
 export type PruneDecision = { skip: string; reason: SkipReason; abandon?: boolean } | undefined;
@@ -80,12 +81,14 @@ export async function pruneWave(
       const live = state.live.get(key);
       if (!live) return { status: 'Successful' as const, gone: true };
       const decided = pruneDecision(state, id, live);
+      state.decisions.set(key, pruneRecord(decided));
       try {
         if (decided?.abandon) {
-          await abandon(state, id, live);
+          if (!state.dryRun) await abandon(state, id, live);
           return { status: 'Skipped' as const, reason: decided.reason, abandoned: true };
         }
         if (decided) return { status: 'Skipped' as const, reason: await withOwner(state, decided.reason) };
+        if (state.dryRun) return { status: 'Successful' as const, gone: true };
         const res = await state.client.delete(
           { ...id, apiVersion: live.apiVersion },
           { uid: live.metadata.uid, propagationPolicy: state.options.prunePropagationPolicy },
@@ -120,6 +123,20 @@ export async function pruneWave(
     },
     () => !state.cancelled(),
   );
+}
+
+/** The prune decision as the run records it (a view of `pruneDecision`). */
+function pruneRecord(decided: PruneDecision): Decision {
+  if (!decided) return { action: 'prune', validated: true, reason: 'no longer in the package' };
+  const { reason, abandon } = decided;
+  const blocked = isBlockingSkip(reason);
+  return {
+    action: abandon ? 'orphan' : 'skip',
+    validated: true,
+    reason: decided.skip,
+    skip: reason,
+    blocked,
+  };
 }
 
 /** Forgets an object: removes our owning-inventory annotation (it leaves the inventory, stays in the cluster). */

@@ -29,12 +29,7 @@ export async function readRunInput(
   objects: { object: KubeObject; source?: SourceRef }[],
   inventory: InventoryRef,
   clusterIds: ObjectId[] | Promise<ObjectId[]>,
-  options: {
-    concurrency: number;
-    includePrune: boolean;
-    /** Called with the manifests before the live read starts (apply: the pre-flight's early dry-runs). */
-    onManifests?: (manifests: ReadonlyMap<string, KubeObject>) => void;
-  },
+  options: { concurrency: number },
 ): Promise<RunInput> {
   const manifests = new Map<string, KubeObject>();
   const sources = new Map<string, SourceRef>();
@@ -43,7 +38,6 @@ export async function readRunInput(
     manifests.set(key, withOwningInventory(o.object, inventory.id));
     if (o.source) sources.set(key, o.source);
   }
-  options.onManifests?.(manifests);
   const reader = new LiveReader(client, { full: true, concurrency: options.concurrency });
   const [ids] = await Promise.all([
     clusterIds,
@@ -51,9 +45,7 @@ export async function readRunInput(
   ]);
   const previous = new Map<string, ObjectId>(ids.map((id) => [idKey(id), id]));
   const live = await reader.read([...previous].filter(([k]) => !manifests.has(k)).map(([, id]) => id));
-  const prune = options.includePrune
-    ? [...previous].filter(([k]) => !manifests.has(k) && live.get(k)).map(([k]) => live.get(k)!)
-    : [];
+  const prune = [...previous].filter(([k]) => !manifests.has(k) && live.get(k)).map(([k]) => live.get(k)!);
   const plan = buildPlan({ apply: [...manifests.values()], prune });
   return { manifests, sources, previous, live, plan };
 }

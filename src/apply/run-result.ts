@@ -1,8 +1,26 @@
+import type { KubeObject } from '../common/kube-object.js';
 import type { ObjectId } from '../common/object-id.js';
 import type { RunOutcome } from '../common/run-outcome.js';
 import type { SourceRef } from '../common/source-ref.js';
+import type { Plan } from '../plan/plan.js';
+import type { Decision } from './decision.js';
 import type { ApplyOperation, WaitStatus } from './events.js';
 import { isBlockingSkip, type SkipReason } from './skip-reason.js';
+
+/**
+ * Where an outcome keeps what the run decided for the object (a dry run's decision, or the one a real run
+ * carried out) with the objects it was decided on. The preview, the plan digest and drift are views of it.
+ * A symbol key: a result serialised as JSON never carries these objects, which hold Secret values.
+ */
+export const DecidedOn = Symbol('decidedOn');
+
+export interface Decided {
+  decision: Decision;
+  /** The object as the package has it (owning-inventory added); absent for an inventory object left out of it. */
+  manifest?: KubeObject;
+  /** The object as the run found it (null: absent). */
+  live: KubeObject | null;
+}
 
 /** What finally happened to one object in an apply, destroy or status run. */
 export interface ObjectOutcome {
@@ -20,6 +38,8 @@ export interface ObjectOutcome {
   wave?: number;
   /** Milliseconds from the run's start until it was Current (or gone). */
   readyAfterMs?: number;
+  /** What the run decided for it, and the objects it decided on: see `DecidedOn`. */
+  [DecidedOn]?: Decided;
 }
 
 export interface RunResult {
@@ -30,6 +50,10 @@ export interface RunResult {
   durationMs: number;
   /** Destroy deleted the inventory's own Namespace (and the deploy history in it). */
   namespaceDeleted?: string;
+  /** A dry run: nothing in the cluster was changed; `objects` say what a real run would do. */
+  dryRun?: boolean;
+  /** The waves and edges the run walked (for the preview's graph). */
+  plan?: Plan;
 }
 
 export function countOutcomes(objects: ObjectOutcome[]) {

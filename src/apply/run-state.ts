@@ -5,11 +5,11 @@ import type { InventoryEntry, InventoryRef } from '../inventory/inventory-types.
 import type { ClusterClient } from '../kube/cluster-client.js';
 import type { Plan } from '../plan/plan.js';
 import type { ObjectWatcher } from '../status/object-watcher.js';
-import type { EarlyDryRuns } from './early-dry-run.js';
+import type { Decision } from './decision.js';
 import type { RunEventSink, WaitStatus } from './events.js';
 import type { LiveSnapshot } from './live-snapshot.js';
 import type { RunOptions } from './run-options.js';
-import type { ObjectOutcome } from './run-result.js';
+import { type Decided, DecidedOn, type ObjectOutcome } from './run-result.js';
 import type { DependencyCause, OwnerInventory } from './skip-reason.js';
 
 /**
@@ -26,6 +26,10 @@ export interface RunState {
   readonly inventory: InventoryRef;
   readonly emit: RunEventSink;
   readonly signal?: AbortSignal;
+  /** A dry run: every write is a server-side dry-run or left out; nothing in the cluster changes. */
+  readonly dryRun: boolean;
+  /** Which objects a dry run asks the server about (the rest are decided locally: `decideLocally`, `unjudged`). */
+  readonly ask: AskPolicy;
   readonly plan: Plan;
   /** Package objects by idKey (with the owning-inventory annotation added). */
   readonly manifests: ReadonlyMap<string, KubeObject>;
@@ -42,11 +46,13 @@ export interface RunState {
    */
   applied: Map<string, AppliedObject>;
   /**
-   * What the pre-flight's dry-run answered, by idKey: the object the server returned and whether the apply
-   * would change nothing (then apply does not send it again; the plan-drift check reads both).
-   * Writer: preflight.ts.
+   * Each object's decision, by idKey: apply objects' (decide-object.ts) and prune or delete objects'
+   * (prune-wave.ts), in the order the walk made them. Writer: the dry-run walk; a real run carries out the
+   * decisions its pre-flight walk recorded (`planned`) and records the prune decisions it takes.
    */
-  preflight: Map<string, PreflightAnswer>;
+  decisions: Map<string, Decision>;
+  /** The pre-flight's decisions, which a real run carries out (empty for a dry run and for destroy). */
+  readonly planned: ReadonlyMap<string, Decision>;
   /** Ids whose DELETE the server accepted. Written through `recordDeleted`. */
   deleted: Set<string>;
   /** Deleted ids the server removed with the DELETE itself (it answered Success): no need to wait for them. Written through `recordDeleted`. */
@@ -55,19 +61,17 @@ export interface RunState {
   blocked: Map<string, DependencyCause>;
   /** Owning inventories looked up by id (their ResourceGroup), once per run. Writer: owner-lookup.ts. */
   owners: Map<string, Promise<OwnerInventory>>;
-  /** The pre-flight's dry-runs sent while the live state was read (apply only; taken by decide-object.ts). */
-  readonly early?: EarlyDryRuns;
   /** Started by the first wait (wait-wave.ts), stopped when the run ends (locked-run.ts). */
   watcher?: ObjectWatcher;
   readonly startedAt: number;
   cancelled(): boolean;
 }
 
-export interface PreflightAnswer {
-  object: KubeObject;
-  /** The dry-run returned the live object as it is: the apply would be a no-op. */
-  unchanged: boolean;
-}
+/**
+ * Which objects a dry run asks the server about: `all` (a preview: every object it can judge; with
+ * `exhaustive`, unchanged ones too), `sample` (the pre-flight's `auto`: see `preflightAsks`), `none`.
+ */
+export type AskPolicy = { kind: 'all'; exhaustive: boolean } | { kind: 'sample' } | { kind: 'none' };
 
 export interface AppliedObject {
   uid?: string;
@@ -92,15 +96,18 @@ export function newRunState(
     | 'sources'
     | 'live'
     | 'previous'
-    | 'early'
-  >,
+  > &
+    Partial<Pick<RunState, 'dryRun' | 'ask' | 'planned'>>,
   startedAt: number,
 ): RunState {
   return {
+    dryRun: false,
+    ask: { kind: 'none' },
+    planned: new Map(),
     ...base,
+    decisions: new Map(),
     outcomes: new Map(),
     applied: new Map(),
-    preflight: new Map(),
     deleted: new Set(),
     gone: new Set(),
     blocked: new Map(),
@@ -191,4 +198,23 @@ function reconcileOf(w: WaitStatus | undefined): InventoryEntry['reconcile'] {
     default:
       return 'Pending';
   }
+}
+
+/**
+ * The outcomes in the order the walk reached them, each with what the run decided for it and the objects
+ * that decision was taken on (the views in src/preview read them).
+ */
+export function withDecisions(state: RunState): ObjectOutcome[] {
+  return [...state.outcomes.values()].map((o) => {
+    const key = idKey(o.id);
+    const decision = state.decisions.get(key);
+    if (!decision) return o;
+    const manifest = state.manifests.get(key);
+    const decided: Decided = {
+      decision,
+      ...(manifest ? { manifest } : {}),
+      live: state.live.get(key) ?? null,
+    };
+    return { ...o, [DecidedOn]: decided };
+  });
 }

@@ -1,12 +1,6 @@
-import type { RunEvent } from '../apply/events.js';
-import { exitCodeOf } from '../common/run-outcome.js';
 import type { Connection } from '../kube/connect.js';
-import { formatPackageError, readInventoryInfo } from '../package/index.js';
 import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
-import { collectSecretValues } from '../preview/redact.js';
-import { outcomeOf } from '../report/event-stats.js';
 import { type CliContext, printError } from './cli-io.js';
-import { destroyPreviewEvents, previewEvents } from './dry-run.js';
 import { forEachPackage } from './for-each-package.js';
 import { cliHistory } from './history-command.js';
 import { type RunFlags, runOptionsFrom } from './options.js';
@@ -24,7 +18,9 @@ export function reportResult(
   progress.stop();
   for (const notice of result.notices) ctx.stderr.write(`note: ${notice}\n`);
   if (result.exitCode === 1 && result.error) printError(ctx, explainFatal(result.error, conn?.access));
-  if (result.exitCode === 3 && result.run) ctx.stderr.write(renderFailures(result.run.objects));
+  // a dry run the pre-flight would refuse exits 1 with no fatal error: its objects say why
+  if ((result.exitCode === 3 || (result.exitCode === 1 && !result.error)) && result.run)
+    ctx.stderr.write(renderFailures(result.run.objects));
   if (result.exitCode === 0 && result.run) ctx.stderr.write(renderAllowedSkips(result.run.objects));
 }
 
@@ -44,56 +40,30 @@ export function runActuation(
     { stopOnFailure: true, verb: mode === 'apply' ? 'applying' : 'destroying' },
     (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
-      const secretValues: string[] = [];
       const printer = eventPrinter(format, (t) => progress.out(t), {
         showStatusEvents: flags.showStatusEvents,
-        secretValues,
         live: format === 'table' && !!ctx.stdout.isTTY,
       });
-      const defaultNamespace = flags.namespace ?? conn.access.namespace;
-      if (flags.dryRun) {
-        if (format === 'events') progress.out('Dry-run strategy: server\n');
-        let events: RunEvent[];
-        if (mode === 'apply') {
-          const result = await runPackage(conn.client, loc.dir, 'preview', {
-            repoRoot: loc.root,
-            defaultNamespace,
-            options,
-          });
-          if (!result.preview) {
-            reportResult(ctx, progress, result, conn);
-            return 1;
-          }
-          events = previewEvents(result.preview);
-        } else {
-          const info = await readInventoryInfo(loc.dir, { repoRoot: loc.root });
-          if (!info.inventory || info.errors.length > 0) {
-            printError(
-              ctx,
-              info.errors.map(formatPackageError).join('\n') || `${arg}: no inventory information`,
-            );
-            return 1;
-          }
-          events = await destroyPreviewEvents(conn.client, info.inventory);
-        }
-        for (const e of events) printer.event(e);
-        printer.finish();
-        return exitCodeOf(outcomeOf(printer.stats));
-      }
-      const result = await runPackage(conn.client, loc.dir, mode, {
-        repoRoot: loc.root,
-        defaultNamespace,
-        options,
-        history: cliHistory(loc.root, flags),
-        signal: ctx.signal,
-        emit: (e) => {
-          printer.event(e);
-          progress.event(e);
+      // a dry run is the same walk with every write a server-side dry-run (apply) or left out (destroy)
+      if (flags.dryRun && format === 'events') progress.out('Dry-run strategy: server\n');
+      const result = await runPackage(
+        conn.client,
+        loc.dir,
+        mode === 'apply' && flags.dryRun ? 'preview' : mode,
+        {
+          repoRoot: loc.root,
+          defaultNamespace: flags.namespace ?? conn.access.namespace,
+          options,
+          dryRun: flags.dryRun,
+          history: flags.dryRun ? undefined : cliHistory(loc.root, flags),
+          signal: ctx.signal,
+          emit: (e) => {
+            printer.event(e);
+            progress.event(e);
+          },
+          onProgress: (line) => progress.line(line),
         },
-        onProgress: (line) => progress.line(line),
-        onPrepared: (prepared) =>
-          secretValues.push(...collectSecretValues(prepared.objects.map((o) => o.object))),
-      });
+      );
       progress.stop();
       printer.finish();
       reportResult(ctx, progress, result, conn);

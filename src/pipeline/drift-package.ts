@@ -1,12 +1,14 @@
 import type { RunOptions } from '../apply/run-options.js';
 import { Annotations } from '../common/constants.js';
 import { idKey, idOf, shortName } from '../common/object-id.js';
+import { loadYaml } from '../common/yaml-module.js';
 import { classifyDrift, previewErrors } from '../drift/classify-drift.js';
 import type { DriftObject } from '../drift/types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
-import { computePreview } from '../preview/compute-preview.js';
+import { previewDocument } from '../preview/preview-document.js';
 import type { PreviewDocument } from '../preview/types.js';
+import { applySteps } from './cluster-run.js';
 import { settleHealth } from './drift-health.js';
 import { readPackageStatus } from './package-status.js';
 import { type PreparedPackage, preparePackage } from './prepare-package.js';
@@ -89,22 +91,29 @@ export async function runDriftPackage(
       onProgress: o.onProgress,
     });
     health.catch(() => undefined);
-    let preview: PreviewDocument;
-    try {
-      preview = await computePreview({
-        client,
-        packagePath: prepared.dir,
-        objects: prepared.objects,
-        inventory: inv,
-        // a field another manager took over (`kubectl edit`) is drift to report, not a conflict that
-        // stops the check: the dry-run takes it back (it writes nothing) to show the value apply restores
-        options: { ...o.options, forceConflicts: true },
-        context: o.previewContext,
-      });
-    } catch (err) {
+    // a field another manager took over (`kubectl edit`) is drift to report, not a conflict that stops
+    // the check: the dry run takes it back (it writes nothing) to show the value apply restores
+    const options = { ...o.options, forceConflicts: true };
+    const { run } = await applySteps({
+      client,
+      inventory: inv,
+      options,
+      objects: prepared.objects,
+      emit: () => {},
+      signal: o.signal,
+      dryRun: true,
+    });
+    if (run.outcome === 'error' && !run.dryRun) {
       stopWaiting.abort();
-      throw err;
+      throw new Error(run.error);
     }
+    await loadYaml(); // the diff renders YAML
+    const preview = previewDocument(run, {
+      package: prepared.dir,
+      allowSkipped: options.allowSkipped,
+      fieldManager: options.fieldManager,
+      context: { namespace: inv.namespace, ...o.previewContext },
+    });
     result.preview = preview;
     const refused = previewErrors(preview);
     if (refused.length > 0) {

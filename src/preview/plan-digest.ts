@@ -3,7 +3,7 @@ import { Annotations } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
 import { idKey, idOf, type ObjectId } from '../common/object-id.js';
 import { isSecret } from './redact.js';
-import type { FieldChange, PreviewAction, PreviewDocument } from './types.js';
+import type { FieldChange, PreviewAction, PreviewObject } from './types.js';
 
 /**
  * A plan reduced to what a reviewer approved: per object, the action and a short hash of what changes.
@@ -88,13 +88,14 @@ export function planEntry(
   return { key, action, hash: '' };
 }
 
-/** The reviewed plan of a preview; `desired` holds the package's objects (for the hash of a create). */
-export function planFromPreview(doc: PreviewDocument, desired: readonly KubeObject[]): PlanEntry[] {
+/**
+ * The plan of a run's preview objects (a preview's, or a pre-flight's before the first write); `desired`
+ * holds the package's objects (for the hash of a create).
+ */
+export function planOf(objects: readonly PreviewObject[], desired: readonly KubeObject[]): PlanEntry[] {
   const byKey = new Map(desired.map((o) => [idKey(idOf(o)), o]));
   return sortPlan(
-    doc.objects.map((o) =>
-      planEntry(o.id, o.action, { changes: o.changes, desired: byKey.get(idKey(o.id)) }),
-    ),
+    objects.map((o) => planEntry(o.id, o.action, { changes: o.changes, desired: byKey.get(idKey(o.id)) })),
   );
 }
 

@@ -1,11 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runDestroy } from '../../src/apply/destroyer.js';
 import type { RunEvent } from '../../src/apply/events.js';
-import { defaultRunOptions } from '../../src/apply/run-options.js';
 import type { Connection } from '../../src/kube/connect.js';
 import { type AuditEvent, auditOffset, flushAudit } from '../support/audit-log.js';
 import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
-import { applyObjects, newInventory, objectsFromYaml, productClient } from '../support/engine.js';
+import {
+  applyObjects,
+  destroyObjects,
+  newInventory,
+  objectsFromYaml,
+  productClient,
+} from '../support/engine.js';
 
 /**
  * Issue 9's request budget, read from the API server's audit log: one request per object plus one per
@@ -94,12 +98,7 @@ describe('requests per object', () => {
     expect((back.body as { data: { k: string } }).data.k).toBe('7');
 
     const gone = await configMapRequests(async () => {
-      const r = await runDestroy({
-        client: conn.client,
-        inventory: inv,
-        options: defaultRunOptions({ pruneTimeoutMs: 60_000 }),
-        emit: () => {},
-      });
+      const { result: r } = await destroyObjects(conn, inv);
       expect(r.outcome, r.error).toBe('success');
       expect(r.objects.filter((o) => o.action === 'deleted' && o.reconcile === 'Successful')).toHaveLength(
         20,

@@ -1,10 +1,11 @@
 import { parseAllDocuments } from 'yaml';
-import { runApply } from '../../src/apply/applier.js';
 import type { RunEvent } from '../../src/apply/events.js';
 import { defaultRunOptions, type RunOptions } from '../../src/apply/run-options.js';
 import type { KubeObject } from '../../src/common/kube-object.js';
 import type { InventoryRef } from '../../src/inventory/inventory-types.js';
 import { type Connection, connect } from '../../src/kube/connect.js';
+import { applySteps, destroySteps } from '../../src/pipeline/cluster-run.js';
+import { takeLock } from '../../src/pipeline/take-lock.js';
 import { controlPlane, uniqueName } from './cluster.js';
 
 /** A client of the product's own kube layer, on the shared control plane. */
@@ -35,7 +36,7 @@ export function newInventory(namespace: string): InventoryRef {
   return { name, namespace, id: `${name}-id` };
 }
 
-/** Runs an apply with the product engine, collecting its events. */
+/** Runs an apply with the product engine (lock, pre-flight, apply), collecting its events. */
 export async function applyObjects(
   conn: Connection,
   objects: KubeObject[],
@@ -44,13 +45,44 @@ export async function applyObjects(
   signal?: AbortSignal,
 ) {
   const events: RunEvent[] = [];
-  const result = await runApply({
-    client: conn.client,
-    objects: objects.map((object) => ({ object })),
-    inventory,
-    options: defaultRunOptions({ reconcileTimeoutMs: 60_000, pruneTimeoutMs: 60_000, ...options }),
-    emit: (e) => events.push(e),
-    signal,
-  });
-  return { result, events };
+  const opts = defaultRunOptions({ reconcileTimeoutMs: 60_000, pruneTimeoutMs: 60_000, ...options });
+  const wrapped = objects.map((object) => ({ object }));
+  const lock = await takeLock(conn.client, inventory, wrapped, opts, { signal });
+  try {
+    const { run } = await applySteps({
+      client: conn.client,
+      objects: wrapped,
+      inventory,
+      options: opts,
+      emit: (e) => events.push(e),
+      signal,
+      dryRun: false,
+    });
+    return { result: run, events };
+  } finally {
+    await lock.release();
+  }
+}
+
+/** Runs a destroy with the product engine (lock, destroy), collecting its events. */
+export async function destroyObjects(
+  conn: Connection,
+  inventory: InventoryRef,
+  options: Partial<RunOptions> = {},
+) {
+  const events: RunEvent[] = [];
+  const opts = defaultRunOptions({ pruneTimeoutMs: 60_000, ...options });
+  const lock = await takeLock(conn.client, inventory, [], opts);
+  try {
+    const result = await destroySteps({
+      client: conn.client,
+      inventory,
+      options: opts,
+      emit: (e) => events.push(e),
+      dryRun: false,
+    });
+    return { result, events };
+  } finally {
+    await lock.release();
+  }
 }

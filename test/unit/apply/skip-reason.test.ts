@@ -10,7 +10,7 @@ import {
 } from '../../../src/apply/skip-reason.js';
 import type { ObjectId } from '../../../src/common/object-id.js';
 import { applyBlockedBy, preventsDeletion, pruneBlockedBy } from '../../../src/inventory/ownership.js';
-import { previewOfSkip } from '../../../src/preview/skip-preview.js';
+import { previewOfSkip } from '../../../src/preview/preview-object.js';
 
 const ns: ObjectId = { group: '', kind: 'Namespace', namespace: '', name: 'team' };
 const cm: ObjectId = { group: '', kind: 'ConfigMap', namespace: 'team', name: 'app' };

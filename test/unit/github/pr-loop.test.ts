@@ -7,7 +7,8 @@ import type { ActionInputs } from '../../../src/action/inputs.js';
 import { PreviewComments } from '../../../src/action/preview-comments.js';
 import { flushLog } from '../../../src/action/toolkit.js';
 import type { PackageRunResult } from '../../../src/pipeline/run-package.js';
-import { planFromPreview } from '../../../src/preview/plan-digest.js';
+import { planOf } from '../../../src/preview/plan-digest.js';
+import { checkPlan } from '../../../src/preview/plan-gate.js';
 import { parsePlanDigest } from '../../../src/report/plan-digest-marker.js';
 import { previewMarker } from '../../../src/report/preview-markdown.js';
 import { type GitHubServer, startGitHubServer } from '../../support/github-server.js';
@@ -260,33 +261,39 @@ describe('the result back on the merged pull request', () => {
     await new PreviewComments(commentInputs(), { ...ctx('pr') }, octokit).onPreview(reviewed);
     server.state.commitPulls.set(SHA, [{ number: PR, merged_at: '2026-01-01T00:00:00Z' }]);
 
-    const same = planFromPreview(doc, []);
+    const same = planOf(doc.objects, []);
     const changed = same.map((e) =>
       e.key === 'shop_mysql-config__ConfigMap'
         ? { ...e, action: 'configure' as const, hash: 'abcabcabcabc' }
         : e,
     );
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    // the gate is fetched before the run, the comparison runs after the pre-flight, the verdict is reported after the run
+    const check = async (f: ApplyFeedback, pkg: string, planned: typeof same | undefined) => {
+      const verdict = checkPlan((await f.gate(pkg))!, planned);
+      f.verdict(pkg, verdict);
+      return verdict;
+    };
     const warn = new ApplyFeedback(feedbackInputs(), ctx('push'), octokit);
-    await warn.planCheck('deploy/a')!(same);
+    await check(warn, 'deploy/a', same);
     expect(warn.summarySection('deploy/a')).toBe('');
-    await warn.planCheck('deploy/a')!(changed);
+    await check(warn, 'deploy/a', changed);
     expect(warn.summarySection('deploy/a')).toContain(
       '`ConfigMap/mysql-config (namespace shop)`: reviewed unchanged, now configure',
     );
 
     const fail = new ApplyFeedback(feedbackInputs({ planDrift: 'fail' }), ctx('push'), octokit);
-    await expect(fail.planCheck('deploy/a')!(changed)).rejects.toThrow(
+    expect((await check(fail, 'deploy/a', changed)).refuse).toMatch(
       /plan changed since #7 was reviewed: ConfigMap\/mysql-config.*plan-drift: fail/,
     );
-    await fail.planCheck('deploy/a')!(same);
+    expect((await check(fail, 'deploy/a', same)).refuse).toBeUndefined();
 
     expect(
-      new ApplyFeedback(feedbackInputs({ planDrift: 'ignore' }), ctx('push'), octokit).planCheck('deploy/a'),
+      await new ApplyFeedback(feedbackInputs({ planDrift: 'ignore' }), ctx('push'), octokit).gate('deploy/a'),
     ).toBeUndefined();
     // no digest for this package, and preflight off: notices, never a failure
-    await fail.planCheck('deploy/none')!(changed);
-    await fail.planCheck('deploy/a')!(undefined);
+    expect((await check(fail, 'deploy/none', changed)).refuse).toBeUndefined();
+    expect((await check(fail, 'deploy/a', undefined)).refuse).toBeUndefined();
     flushLog(); // the log is written in batches
     const printed = out.mock.calls.map((a) => String(a[0])).join('');
     out.mockRestore();

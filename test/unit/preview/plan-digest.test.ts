@@ -6,7 +6,7 @@ import {
   manifestHash,
   type PlanEntry,
   planEntry,
-  planFromPreview,
+  planOf,
   reviewedPlan,
 } from '../../../src/preview/plan-digest.js';
 import {
@@ -30,7 +30,7 @@ const desiredOfWordpress = () => [
 
 describe('plan digest', () => {
   it('takes each object action and a hash of its changes; unchanged objects carry no hash', () => {
-    const plan = planFromPreview(wordpressPreview(), desiredOfWordpress());
+    const plan = planOf(wordpressPreview().objects, desiredOfWordpress());
     const byKey = new Map(plan.map((e) => [e.key, e]));
     const web = byKey.get('shop_wordpress_apps_Deployment')!;
     expect(web.action).toBe('configure');
@@ -49,8 +49,8 @@ describe('plan digest', () => {
   });
 
   it('reads as the same plan when nothing changed, and names what did', () => {
-    const reviewed = reviewedPlan(planFromPreview(wordpressPreview(), desiredOfWordpress()));
-    const now = planFromPreview(wordpressPreview(), desiredOfWordpress());
+    const reviewed = reviewedPlan(planOf(wordpressPreview().objects, desiredOfWordpress()));
+    const now = planOf(wordpressPreview().objects, desiredOfWordpress());
     expect(comparePlans(reviewed, now)).toEqual({ same: true, differences: [] });
 
     // someone scaled the Deployment by hand: the same configure now changes other values
@@ -72,8 +72,8 @@ describe('plan digest', () => {
   });
 
   it('names an object the review planned that is no longer planned', () => {
-    const reviewed = reviewedPlan(planFromPreview(wordpressPreview(), desiredOfWordpress()));
-    const now = planFromPreview(wordpressPreview(), desiredOfWordpress()).filter(
+    const reviewed = reviewedPlan(planOf(wordpressPreview().objects, desiredOfWordpress()));
+    const now = planOf(wordpressPreview().objects, desiredOfWordpress()).filter(
       (e) => e.key !== 'shop_wp-config-1__ConfigMap',
     );
     expect(comparePlans(reviewed, now).differences).toEqual([
@@ -110,7 +110,7 @@ describe('plan digest', () => {
 
 describe('plan digest in the comment', () => {
   it('round-trips through the hidden HTML comment', () => {
-    const reviewed = reviewedPlan(planFromPreview(wordpressPreview(), desiredOfWordpress()));
+    const reviewed = reviewedPlan(planOf(wordpressPreview().objects, desiredOfWordpress()));
     const text = renderPlanDigest(reviewed);
     expect(text.startsWith('<!-- kpt-live-action:plan v1 ')).toBe(true);
     expect(text.endsWith('-->')).toBe(true);

@@ -1,0 +1,107 @@
+import { DecidedOn, type ObjectOutcome } from '../apply/run-result.js';
+import { isBlockingSkip, type SkipReason, skipFix, skipMessage } from '../apply/skip-reason.js';
+import type { KubeObject } from '../common/kube-object.js';
+import { diffObjects } from './diff.js';
+import { configureDiff } from './object-changes.js';
+import type { PreviewObject } from './types.js';
+
+export interface PreviewObjectOptions {
+  allowSkipped: boolean;
+  fieldManager: string;
+  /** Values no diff may show (runSecretValues). */
+  secretValues: readonly string[];
+  /** 1-based wave of a prune object (the apply waves come with the outcome). */
+  pruneWave?: number;
+}
+
+/**
+ * How the preview shows one object the run decided (its recorded `decision`, with the package's and the
+ * live object): the action, the reason, and the field changes with Secret values redacted. The PR comment,
+ * the plan digest and drift read these. Undefined for an object the run never decided (cancelled).
+ */
+export function previewObjectOf(o: ObjectOutcome, opts: PreviewObjectOptions): PreviewObject | undefined {
+  const decided = o[DecidedOn];
+  if (!decided) return undefined;
+  const { decision: d, manifest } = decided;
+  const live = decided.live ?? undefined;
+  const apiVersion = manifest?.apiVersion ?? live?.apiVersion ?? '';
+  const wave = manifest ? o.wave : opts.pruneWave;
+  const base: PreviewObject = {
+    id: o.id,
+    apiVersion,
+    action: d.action,
+    ...(o.source ? { source: o.source } : {}),
+    ...(wave !== undefined ? { wave } : {}),
+  };
+  const reason = d.reason ? { reason: d.reason } : {};
+  switch (d.action) {
+    case 'create':
+      return {
+        ...base,
+        validated: d.validated,
+        ...reason,
+        ...((d.object ?? manifest)
+          ? diffObjects(undefined, (d.object ?? manifest)!, { secretValues: opts.secretValues })
+          : {}),
+      };
+    case 'configure': {
+      if (!d.object || !live) return { ...base, validated: false, ...reason };
+      const diff = configureDiff(live, d.object, opts.secretValues);
+      if (diff.changes.length > 0) return { ...base, validated: true, ...reason, ...diff };
+      const why = d.reason ?? ownershipMove(live, apiVersion, opts.fieldManager);
+      return { ...base, validated: true, reason: `${why}; no values change` };
+    }
+    case 'unchanged':
+      return { ...base, validated: true };
+    case 'prune':
+      return { ...base, ...reason };
+    case 'skip':
+    case 'orphan': {
+      // the skip with its owner's ResourceGroup, as the run reported it
+      const skip = o.skip ?? d.skip;
+      if (!skip) return { ...base, ...reason };
+      return {
+        ...base,
+        ...previewOfSkip(skip, { allowSkipped: opts.allowSkipped, abandon: d.action === 'orphan' }),
+      };
+    }
+    default:
+      return { ...base, ...reason };
+  }
+}
+
+/**
+ * How preview shows an object apply would skip: a skip the user did not choose is an `error` marked
+ * `blocked` (apply fails on it), unless allow-skipped accepts such skips; any other is a `skip` (or an
+ * `orphan`, when it is forgotten instead of deleted).
+ */
+export function previewOfSkip(
+  skip: SkipReason,
+  opts: { allowSkipped: boolean; abandon?: boolean },
+): Pick<PreviewObject, 'action' | 'reason' | 'blocked'> {
+  const reason = skipMessage(skip);
+  if (opts.abandon) return { action: 'orphan', reason };
+  if (!isBlockingSkip(skip) || opts.allowSkipped) return { action: 'skip', reason };
+  const fix = skipFix(skip) ?? '';
+  if (skip.type === 'inventory-policy') {
+    return {
+      action: 'error',
+      reason,
+      blocked: { cause: 'inventory-policy', ...(skip.owner ? { owner: skip.owner } : {}), fix },
+    };
+  }
+  return { action: 'error', reason, blocked: { cause: 'dependency', fix } };
+}
+
+/** Why an apply that changes no value still writes the object: what happens to its field ownership. */
+function ownershipMove(live: KubeObject, apiVersion: string, fieldManager: string): string {
+  const entries = (live.metadata.managedFields ?? []) as {
+    manager?: string;
+    operation?: string;
+    apiVersion?: string;
+  }[];
+  const ours = entries.find((e) => e.manager === fieldManager && e.operation === 'Apply');
+  if (ours?.apiVersion && ours.apiVersion !== apiVersion)
+    return `the field ownership of ${fieldManager} is recorded under ${apiVersion} instead of ${ours.apiVersion}`;
+  return `field ownership moves to ${fieldManager}`;
+}
