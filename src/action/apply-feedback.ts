@@ -125,7 +125,8 @@ export class ApplyFeedback {
       const objects = r.run?.objects ?? [];
       const section = renderAppliedSection({
         package: r.path,
-        outcome: r.outcome,
+        // a package the loop never started was not applied
+        outcome: r.outcome === 'skipped' ? 'error' : r.outcome,
         counts: countOutcomes(objects),
         failed: objects
           .filter((o) => failed(o))

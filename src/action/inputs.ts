@@ -44,6 +44,8 @@ export interface ActionInputs {
   failOnDrift: boolean;
   /** Packages applied or destroyed at once (default 1: in order); previews run at least 8 at once. */
   packageConcurrency: number;
+  /** apply/destroy: go on with the next packages after one that did not succeed. */
+  keepGoing: boolean;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -185,5 +187,6 @@ export function parseInputs(): ActionInputs {
     driftIssue: bool('drift-issue', false),
     failOnDrift: bool('fail-on-drift', false),
     packageConcurrency: Number(concurrencyText),
+    keepGoing: bool('keep-going', false),
   };
 }

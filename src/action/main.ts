@@ -1,6 +1,6 @@
 import { failed, isBlockedOutcome } from '../apply/run-result.js';
 import type { EarlyConnection } from '../kube/early-connection.js';
-import { forEachAtMost, packagesAtOnce } from '../pipeline/package-concurrency.js';
+import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
 import { type PackageRunResult, packageSecretValues, runPackage } from '../pipeline/run-package.js';
 import { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
@@ -55,75 +55,92 @@ export async function run(started?: EarlyConnection): Promise<void> {
       return;
     }
     const conn = await (started?.take() ?? connectCluster(inputs.kubeconfig, inputs.context));
-    const atOnce = packagesAtOnce(mode, inputs.packageConcurrency);
-    if (atOnce > 1 && units.length > 1)
+    const rule = {
+      mode,
+      packageConcurrency: inputs.packageConcurrency,
+      keepGoing: inputs.keepGoing,
+      signal: abort.signal,
+    };
+    const atOnce = Math.min(packagesAtOnce(mode, inputs.packageConcurrency), units.length);
+    if (atOnce > 1)
       core.info(
         `${mode}: ${units.length} packages, up to ${atOnce} at once (one connection pool, one discovery)`,
       );
     const results: PackageRunResult[] = [];
     let reported = Promise.resolve();
+    const runUnit = async (unit: (typeof units)[number]): Promise<PackageRunResult> => {
+      // one package at a time logs as it goes; several at once keep each package's lines together
+      const lines: string[] | undefined = atOnce > 1 ? [] : undefined;
+      const log = (line: string) => (lines ? lines.push(line) : core.info(line));
+      const emit = eventLogger(log);
+      // GitHub is asked before the run (the reviewed plan) and told after it, never while the lock is held
+      const gate = mode === 'apply' ? await feedback?.gate(unit.path) : undefined;
+      if (!lines) core.startGroup(`${mode} ${unit.path}`);
+      let result: PackageRunResult;
+      if (unit.removed && (mode === 'preview' || mode === 'apply')) {
+        result = await runRemovedPackage(conn.client, unit, mode, {
+          repoRoot,
+          options: inputs.run,
+          destroyRemovedPackages: inputs.destroyRemovedPackages,
+          emit,
+        });
+      } else {
+        result = await runPackage(conn.client, unit.path, mode, {
+          repoRoot,
+          defaultNamespace: inputs.namespace || conn.access.namespace,
+          options: inputs.run,
+          emit,
+          signal: abort.signal,
+          history: {
+            commit: ctx.sha,
+            trigger: ctx.runUrl,
+            keep: inputs.historyLimit,
+            allowStale: inputs.allowStale,
+          },
+          onProgress: log,
+          gate,
+          previewContext: {
+            cluster: conn.access.clusterName,
+            commit: ctx.pullRequest?.headSha ?? ctx.sha,
+            targetBranch: ctx.defaultBranch,
+            runUrl: ctx.runUrl,
+          },
+        });
+      }
+      if (lines) {
+        core.startGroup(`${mode} ${unit.path}`);
+        for (const line of lines) core.info(line);
+      }
+      core.endGroup();
+      feedback?.verdict(unit.path, result.planCheck);
+      const secrets = packageSecretValues(result);
+      const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
+      results.push(result);
+      // the PR comment goes out concurrently with other packages' (a rate limit is waited out); the
+      // job summary section and the apply feedback one package at a time, in the order packages finish
+      const comment = result.preview && mode === 'preview' ? comments.onPreview(result) : Promise.resolve();
+      reported = reported.then(async () => {
+        core.appendSummary(summary);
+        if (feedback && mode === 'apply') await feedback.report(result, secrets);
+      });
+      await Promise.all([comment, reported]);
+      return result;
+    };
     try {
-      await forEachAtMost(
+      const entries = await runPackages(
         units,
-        Math.min(atOnce, units.length),
-        async (unit) => {
-          // one package at a time logs as it goes; several at once keep each package's lines together
-          const lines: string[] | undefined = atOnce > 1 && units.length > 1 ? [] : undefined;
-          const log = (line: string) => (lines ? lines.push(line) : core.info(line));
-          const emit = eventLogger(log);
-          if (!lines) core.startGroup(`${mode} ${unit.path}`);
-          let result: PackageRunResult;
-          if (unit.removed && (mode === 'preview' || mode === 'apply')) {
-            result = await runRemovedPackage(conn.client, unit, mode, {
-              repoRoot,
-              options: inputs.run,
-              destroyRemovedPackages: inputs.destroyRemovedPackages,
-              emit,
-            });
-          } else {
-            result = await runPackage(conn.client, unit.path, mode, {
-              repoRoot,
-              defaultNamespace: inputs.namespace || conn.access.namespace,
-              options: inputs.run,
-              emit,
-              signal: abort.signal,
-              history: {
-                commit: ctx.sha,
-                trigger: ctx.runUrl,
-                keep: inputs.historyLimit,
-                allowStale: inputs.allowStale,
-              },
-              onProgress: log,
-              gate: await feedback?.gate(unit.path),
-              previewContext: {
-                cluster: conn.access.clusterName,
-                commit: ctx.pullRequest?.headSha ?? ctx.sha,
-                targetBranch: ctx.defaultBranch,
-                runUrl: ctx.runUrl,
-              },
-            });
-          }
-          if (lines) {
-            core.startGroup(`${mode} ${unit.path}`);
-            for (const line of lines) core.info(line);
-          }
-          core.endGroup();
-          feedback?.verdict(unit.path, result.planCheck);
-          const secrets = packageSecretValues(result);
-          const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
-          results.push(result);
-          // the PR comment goes out concurrently with other packages' (a rate limit is waited out); the
-          // job summary section and the apply feedback one package at a time, in the order packages finish
-          const comment =
-            result.preview && mode === 'preview' ? comments.onPreview(result) : Promise.resolve();
-          reported = reported.then(async () => {
-            core.appendSummary(summary);
-            if (feedback && mode === 'apply') await feedback.report(result, secrets);
-          });
-          await Promise.all([comment, reported]);
-        },
-        () => abort.signal.aborted,
+        rule,
+        (u) => u.path,
+        runUnit,
+        (r) => r.outcome === 'success',
       );
+      for (const e of entries) {
+        if (!('skipped' in e)) continue;
+        core.error(`${e.item.path}: ${e.skipped}`, { title: `kpt-live-action: ${e.item.path} not run` });
+        const skipped = skippedResult(e.item.path, mode, e.skipped);
+        results.push(skipped);
+        if (feedback && mode === 'apply') await feedback.report(skipped, []);
+      }
     } finally {
       conn.client.close();
     }
@@ -143,6 +160,11 @@ export async function run(started?: EarlyConnection): Promise<void> {
   } finally {
     started?.drop();
   }
+}
+
+/** A package the loop did not start (an earlier one failed, or the run was cancelled). */
+function skippedResult(path: string, mode: PackageRunResult['mode'], why: string): PackageRunResult {
+  return { path, mode, outcome: 'skipped', error: why, notices: [], exitCode: 3 };
 }
 
 function resolveMode(inputs: ActionInputs, ctx: EventContext): Exclude<ActionInputs['mode'], 'auto'> {

@@ -7,7 +7,7 @@ import type { PackageRunResult } from '../pipeline/run-package.js';
 export interface PackageResultJson {
   path: string;
   mode: string;
-  outcome: RunOutcome;
+  outcome: RunOutcome | 'skipped';
   error?: string;
   summary: Record<string, number>;
   objects: Record<string, unknown>[];

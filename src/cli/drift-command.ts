@@ -43,7 +43,7 @@ export async function runDrift(dirs: readonly string[], flags: RunFlags, ctx: Cl
     dirs,
     { ...flags, progress: 'never' },
     ctx,
-    { stopOnFailure: false, verb: 'checking' },
+    { mode: 'drift', verb: 'checking' },
     (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const result = await runDriftPackage(conn.client, loc.dir, {

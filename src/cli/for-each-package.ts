@@ -1,5 +1,5 @@
 import type { Connection } from '../kube/connect.js';
-import { forEachAtMost } from '../pipeline/package-concurrency.js';
+import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
 import { type CliContext, type ExitCode, type OutStream, worstExitCode } from './cli-io.js';
 import type { RunFlags } from './options.js';
 import { connectCluster } from './package-dir.js';
@@ -9,64 +9,9 @@ import { Progress, progressStyle } from './progress.js';
 type PackageRun = (arg: string, progress: Progress, ctx: CliContext) => Promise<ExitCode>;
 
 interface LoopOptions {
-  /** `apply` and `destroy`: start no package after one that did not succeed (later ones may depend on it). */
-  stopOnFailure: boolean;
+  /** The command, for the package loop's rule (src/pipeline/package-concurrency.ts). */
+  mode: string;
   verb: string;
-}
-
-/**
- * Runs one command over every DIR with one cluster connection. By default the packages run in order with
- * one progress display; `--package-concurrency N` (N > 1, several DIRs) runs up to N at once, each
- * package's output held and printed whole, in the DIRs' order. `apply` and `destroy` start no package after
- * one that did not succeed; `preview` and `status` report every package. The exit code is the worst seen.
- */
-export async function forEachPackage(
-  dirs: readonly string[],
-  flags: RunFlags,
-  ctx: CliContext,
-  opts: LoopOptions,
-  run: (conn: Connection) => PackageRun,
-): Promise<ExitCode> {
-  const conn = await connectCluster(flags, ctx);
-  try {
-    const limit = flags.packageConcurrency ?? 1;
-    const one = run(conn);
-    return limit > 1 && dirs.length > 1
-      ? await concurrently(dirs, limit, flags, ctx, opts, one)
-      : await inOrder(dirs, flags, ctx, opts, one);
-  } finally {
-    conn.client.close();
-  }
-}
-
-async function inOrder(
-  dirs: readonly string[],
-  flags: RunFlags,
-  ctx: CliContext,
-  opts: LoopOptions,
-  one: PackageRun,
-): Promise<ExitCode> {
-  const progress = new Progress(ctx, progressStyle(flags.progress, ctx, flags.output));
-  const codes: ExitCode[] = [];
-  try {
-    for (const [i, arg] of dirs.entries()) {
-      if (dirs.length > 1) progress.err(`kpt-live: ${opts.verb} ${arg} (${i + 1}/${dirs.length})\n`);
-      const code = await one(arg, progress, ctx);
-      codes.push(code);
-      const rest = dirs.slice(i + 1);
-      if (ctx.signal?.aborted) {
-        if (rest.length > 0) progress.err(`kpt-live: interrupted: not starting ${rest.join(', ')}\n`);
-        break;
-      }
-      if (code !== 0 && opts.stopOnFailure && rest.length > 0) {
-        progress.err(`kpt-live: ${arg} did not succeed: not starting ${rest.join(', ')}\n`);
-        break;
-      }
-    }
-  } finally {
-    progress.stop();
-  }
-  return worstExitCode(codes);
 }
 
 /** One package's stdout and stderr, held in the order written until the package is printed. */
@@ -82,53 +27,71 @@ class HeldOutput {
   }
 }
 
-async function concurrently(
+/**
+ * Runs one command over every DIR with one cluster connection, by the package loop's rule (the action's
+ * too): apply and destroy one at a time (`--package-concurrency N` for more) and none after one that did not
+ * succeed unless `--keep-going` (those are reported skipped, exit 3); the read-only commands several at once,
+ * every package reported. One package at a time prints as it goes, with the progress display; several at
+ * once hold each package's output and print it whole, in the DIRs' order. The exit code is the worst seen.
+ */
+export async function forEachPackage(
   dirs: readonly string[],
-  limit: number,
   flags: RunFlags,
   ctx: CliContext,
   opts: LoopOptions,
-  one: PackageRun,
+  run: (conn: Connection) => PackageRun,
 ): Promise<ExitCode> {
-  const held: (HeldOutput | undefined)[] = dirs.map(() => undefined);
-  const codes: ExitCode[] = [];
-  let printed = 0;
-  let failedArg: string | undefined;
-  const printReady = () => {
-    while (printed < dirs.length && held[printed]) {
-      held[printed]?.printTo(ctx);
-      printed++;
-    }
+  const conn = await connectCluster(flags, ctx);
+  const one = run(conn);
+  const rule = {
+    mode: opts.mode,
+    packageConcurrency: flags.packageConcurrency ?? 1,
+    keepGoing: !!flags.keepGoing,
+    signal: ctx.signal,
   };
-  ctx.stderr.write(`kpt-live: ${opts.verb} ${dirs.length} packages, up to ${limit} at once\n`);
-  const started = new Set<number>();
-  await forEachAtMost(
-    dirs,
-    limit,
-    async (arg, i) => {
-      started.add(i);
-      const out = new HeldOutput();
-      const pkgCtx: CliContext = { ...ctx, stdout: out.stream('stdout'), stderr: out.stream('stderr') };
-      const progress = new Progress(pkgCtx, progressStyle('never', pkgCtx, flags.output));
-      pkgCtx.stderr.write(`kpt-live: ${opts.verb} ${arg} (${i + 1}/${dirs.length})\n`);
-      try {
-        const code = await one(arg, progress, pkgCtx);
-        codes.push(code);
-        if (code !== 0 && opts.stopOnFailure) failedArg ??= arg;
-      } finally {
-        progress.stop();
-        held[i] = out;
-        printReady();
-      }
-    },
-    () => failedArg !== undefined || !!ctx.signal?.aborted,
-  );
-  // packages never started leave a gap: print what the later ones wrote, in order
-  for (let i = printed; i < dirs.length; i++) held[i]?.printTo(ctx);
-  const rest = dirs.filter((_, i) => !started.has(i));
-  if (rest.length > 0) {
-    const why = ctx.signal?.aborted ? 'interrupted' : `${failedArg} did not succeed`;
-    ctx.stderr.write(`kpt-live: ${why}: not starting ${rest.join(', ')}\n`);
+  const atOnce = Math.min(packagesAtOnce(rule.mode, rule.packageConcurrency), dirs.length);
+  const held = atOnce > 1;
+  const shared = held ? undefined : new Progress(ctx, progressStyle(flags.progress, ctx, flags.output));
+  const outputs: (HeldOutput | undefined)[] = dirs.map(() => undefined);
+  let printed = 0;
+  const printReady = () => {
+    while (printed < dirs.length && outputs[printed]) outputs[printed++]?.printTo(ctx);
+  };
+  if (held) ctx.stderr.write(`kpt-live: ${opts.verb} ${dirs.length} packages, up to ${atOnce} at once\n`);
+  try {
+    const entries = await runPackages(
+      dirs,
+      rule,
+      (arg) => arg,
+      async (arg, i) => {
+        const out = held ? new HeldOutput() : undefined;
+        const pkgCtx: CliContext = out
+          ? { ...ctx, stdout: out.stream('stdout'), stderr: out.stream('stderr') }
+          : ctx;
+        const progress = shared ?? new Progress(pkgCtx, progressStyle('never', pkgCtx, flags.output));
+        if (dirs.length > 1) progress.err(`kpt-live: ${opts.verb} ${arg} (${i + 1}/${dirs.length})\n`);
+        try {
+          return await one(arg, progress, pkgCtx);
+        } finally {
+          if (out) {
+            progress.stop();
+            outputs[i] = out;
+            printReady();
+          }
+        }
+      },
+      (code) => code === 0,
+    );
+    for (const o of outputs.slice(printed)) o?.printTo(ctx);
+    const skipped = entries.filter((e) => 'skipped' in e);
+    if (skipped.length > 0) {
+      const why = skipped[0] && 'skipped' in skipped[0] ? skipped[0].skipped : '';
+      ctx.stderr.write(`kpt-live: ${why}: not starting ${skipped.map((e) => e.item).join(', ')}\n`);
+    }
+    const codes = entries.map((e): ExitCode => ('result' in e ? e.result : 3));
+    return worstExitCode(codes);
+  } finally {
+    shared?.stop();
+    conn.client.close();
   }
-  return worstExitCode(codes);
 }

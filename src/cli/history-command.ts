@@ -50,7 +50,7 @@ export async function runHistory(
     dirs,
     { ...flags, progress: 'never' },
     ctx,
-    { stopOnFailure: false, verb: 'reading' },
+    { mode: 'status', verb: 'reading' },
     (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const info = await readInventoryInfo(loc.dir, { repoRoot: loc.root });

@@ -44,6 +44,8 @@ export interface RunFlags {
   progress?: ProgressMode;
   /** Packages run at once (several DIRs); 1 runs them in order. */
   packageConcurrency?: number;
+  /** apply/destroy: go on with the next packages after one that did not succeed. */
+  keepGoing?: boolean;
 }
 
 export type ProgressMode = 'auto' | 'always' | 'never';
@@ -73,9 +75,13 @@ export function addClusterFlags(cmd: Command): Command {
     )
     .option(
       '--package-concurrency <n>',
-      'packages run at once when given several DIRs (default 1: in order, as packages may depend on each other)',
+      'packages applied or destroyed at once when given several DIRs (default 1: in order, as packages may depend on each other); the read-only commands run at least 8 at once',
       countArg,
       1,
+    )
+    .option(
+      '--keep-going',
+      'apply/destroy: go on with the next packages after one that did not succeed (default: they are skipped, exit 3)',
     );
 }
 

@@ -38,7 +38,7 @@ export async function runPreview(
     dirs,
     { ...flags, output: 'events' },
     ctx,
-    { stopOnFailure: false, verb: 'previewing' },
+    { mode: 'preview', verb: 'previewing' },
     (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const result = await runPackage(conn.client, loc.dir, 'preview', {

@@ -37,7 +37,7 @@ export function runActuation(
     dirs,
     flags,
     ctx,
-    { stopOnFailure: true, verb: mode === 'apply' ? 'applying' : 'destroying' },
+    { mode, verb: mode === 'apply' ? 'applying' : 'destroying' },
     (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const printer = eventPrinter(format, (t) => progress.out(t), {

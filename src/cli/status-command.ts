@@ -20,7 +20,7 @@ export async function runStatus(
     dirs,
     { ...flags, progress: 'never' },
     ctx,
-    { stopOnFailure: false, verb: 'reading' },
+    { mode: 'status', verb: 'reading' },
     (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
       const result = await runPackage(conn.client, loc.dir, 'status', {

@@ -67,8 +67,6 @@ export interface ClusterClient {
     onEvent: (event: WatchEvent) => void,
     onEnd: (err?: Error) => void,
   ): Promise<{ stop(): void }>;
-  /** Opens connections ahead of a burst of `count` requests that follows a wait (a hint; never a request). */
-  warm(count: number): void;
   close(): void;
 }
 
@@ -291,7 +289,6 @@ export function createClusterClient(http: HttpClient): ClusterClient {
       return http.watch(path, onEvent, onEnd);
     },
 
-    warm: (count) => http.warm(count),
     close: () => http.close(),
   };
 }

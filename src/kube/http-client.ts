@@ -23,8 +23,6 @@ export interface HttpClient {
     onLine: (event: WatchEvent) => void,
     onEnd: (err?: Error) => void,
   ): Promise<{ stop(): void }>;
-  /** Opens pool connections now for a burst of `count` requests that follows a wait. */
-  warm(count: number): void;
   close(): void;
 }
 
@@ -226,9 +224,6 @@ export function createHttpClient(
           req?.destroy();
         },
       };
-    },
-    warm(count) {
-      transport.warm(count);
     },
     close() {
       transport.destroy();

@@ -6,7 +6,6 @@ import type { Credentials } from './credentials.js';
 import type { KubeCluster } from './kubeconfig-file.js';
 import { KubeConfigError } from './kubeconfig-file.js';
 import { hostOf, proxyFor } from './proxy.js';
-import { type WarmableAgent, warmableAgent } from './warm-agent.js';
 
 /** A request whose connection stays silent this long fails as timed out (ETIMEDOUT, retried). */
 const RequestIdleTimeoutMs = 60_000;
@@ -34,8 +33,6 @@ export interface Transport {
    */
   readonly agentTimesOut: boolean;
   readonly watchAgent: http.Agent;
-  /** Opens pool connections ahead of a burst of `count` requests (see warm-agent.ts; not through a proxy). */
-  warm(count: number): void;
   /** Request options for one request with these credentials. */
   options(creds: Credentials): https.RequestOptions;
   request: typeof https.request;
@@ -60,7 +57,9 @@ export async function createTransport(
     if (!proxy || !agents)
       return keepAlive
         ? // the idle limit is set once on each pooled socket, not re-armed by every request (~60 µs each)
-          warmableAgent(secure, { ...opts, timeout: requestTimeoutMs })
+          secure
+          ? new https.Agent({ ...opts, timeout: requestTimeoutMs })
+          : new http.Agent({ ...opts, timeout: requestTimeoutMs })
         : secure
           ? new https.Agent(opts)
           : new http.Agent(opts);
@@ -162,9 +161,6 @@ export async function createTransport(
           };
       last = { creds, options };
       return options;
-    },
-    warm(count) {
-      (agent as Partial<WarmableAgent>).warm?.(count);
     },
     request: (secure ? https.request : http.request) as typeof https.request,
     destroy() {

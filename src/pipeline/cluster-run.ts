@@ -53,9 +53,10 @@ export async function applySteps(
   const startedAt = Date.now();
   try {
     const rgServed = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
-    // the package's live objects are read while the inventory is
+    // the package's live objects are read while the inventory is; a real apply also asks for a legacy
+    // ConfigMap inventory at once (one round trip fewer before a first apply's first write)
     const reading = rgServed
-      ? readClusterInventory(req.client, req.inventory, { together: true })
+      ? readClusterInventory(req.client, req.inventory, { together: !req.dryRun })
       : undefined;
     const ids = reading ? reading.then((c) => c?.ids ?? []) : [];
     const [input, cluster] = await Promise.all([

@@ -27,7 +27,8 @@ export type Mode = 'preview' | 'apply' | 'destroy' | 'status';
 export interface PackageRunResult {
   path: string;
   mode: Mode;
-  outcome: RunOutcome;
+  /** `skipped`: never started (an earlier package failed under the package loop's rule, or cancelled). */
+  outcome: RunOutcome | 'skipped';
   error?: string;
   notices: string[];
   prepared?: PreparedPackage;

@@ -125,9 +125,9 @@ describe('every request of a kpt-live run', () => {
     });
     // one DELETE per object and per history record (two applies: two records), then the inventory
     expect(destroy).toEqual({
-      total: objects + 12,
+      total: objects + 11,
       byKind: {
-        'get discovery': 3,
+        'get discovery': 2,
         'create leases': 1,
         'delete leases': 1,
         'get resourcegroups': 1,
