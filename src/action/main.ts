@@ -1,5 +1,4 @@
 import { failed, isBlockedOutcome } from '../apply/run-result.js';
-import type { EarlyConnection } from '../kube/early-connection.js';
 import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
 import { type PackageRunResult, packageSecretValues, runPackage } from '../pipeline/run-package.js';
 import { ApplyFeedback } from './apply-feedback.js';
@@ -16,10 +15,9 @@ import * as core from './toolkit.js';
 
 /**
  * The action: inputs → which packages → run each (preview / apply / destroy / status / drift) → report → outputs.
- * `started`: the connection src/index.ts began before loading this module (connectAtStart decides when);
- * without one, the action connects when a package needs the cluster. Closed unused if none does.
+ * `parsed`: the inputs src/index.ts parsed (and may have started connecting with), or why they do not parse.
  */
-export async function run(started?: EarlyConnection): Promise<void> {
+export async function run(parsed: ActionInputs | Error = parseInputsOrError()): Promise<void> {
   const abort = new AbortController();
   const onSignal = (sig: string) => {
     core.warning(`received ${sig}: not starting new work; saving the inventory before exiting`);
@@ -28,7 +26,8 @@ export async function run(started?: EarlyConnection): Promise<void> {
   process.once('SIGINT', () => onSignal('SIGINT'));
   process.once('SIGTERM', () => onSignal('SIGTERM'));
   try {
-    const inputs = parseInputs();
+    if (parsed instanceof Error) throw parsed;
+    const inputs = parsed;
     const ctx = await readEventContext();
     const repoRoot = process.env.GITHUB_WORKSPACE || process.cwd();
     const mode = resolveMode(inputs, ctx);
@@ -54,7 +53,7 @@ export async function run(started?: EarlyConnection): Promise<void> {
       setOutputs([]);
       return;
     }
-    const conn = await (started?.take() ?? connectCluster(inputs.kubeconfig, inputs.context));
+    const conn = await connectCluster(inputs.kubeconfig, inputs.context);
     const rule = {
       mode,
       packageConcurrency: inputs.packageConcurrency,
@@ -157,8 +156,14 @@ export async function run(started?: EarlyConnection): Promise<void> {
     }
   } catch (err) {
     core.setFailed(err instanceof Error ? err.message : String(err));
-  } finally {
-    started?.drop();
+  }
+}
+
+function parseInputsOrError(): ActionInputs | Error {
+  try {
+    return parseInputs();
+  } catch (err) {
+    return err as Error;
   }
 }
 

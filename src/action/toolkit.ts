@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { appendFileSync, existsSync } from 'node:fs';
 import { EOL } from 'node:os';
-import { BatchedWriter } from '../common/batched-writer.js';
+import { BatchedWriter } from '../startup/batched-writer.js';
 
 /**
  * The runner's side of an action, as far as this action uses it: inputs from `INPUT_*`, workflow commands on

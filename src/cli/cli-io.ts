@@ -1,5 +1,3 @@
-import type { EarlyCliConnection } from './early-connect.js';
-
 /** Where the CLI writes and what it knows about its terminal; tests pass collectors instead of process streams. */
 export interface OutStream {
   write(text: string): unknown;
@@ -15,8 +13,6 @@ export interface CliContext {
   env: Record<string, string | undefined>;
   /** Aborted on SIGINT/SIGTERM: the engine stops starting work and saves the inventory. */
   signal?: AbortSignal;
-  /** A connection started before the command line was parsed (taken once, by connectCluster). */
-  early?: EarlyCliConnection;
 }
 
 /** The contract's exit codes: 0 ok, 1 fatal error, 2 usage error, 3 objects failed or timed out, 4 drift found. */

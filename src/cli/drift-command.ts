@@ -1,34 +1,10 @@
-import { type Command, Option } from 'commander';
-import { Defaults } from '../common/constants.js';
 import { type DriftRunResult, runDriftPackage } from '../pipeline/drift-package.js';
 import { driftDocument, driftPackageJson } from '../report/drift-json.js';
 import { renderDriftText } from '../report/drift-text.js';
 import { type CliContext, type ExitCode, printError } from './cli-io.js';
 import { forEachPackage } from './for-each-package.js';
-import { addClusterFlags, durationArg, type RunFlags, runOptionsFrom } from './options.js';
+import { type RunFlags, runOptionsFrom } from './options.js';
 import { explainFatal, locatePackage } from './package-dir.js';
-
-/** The flags of `drift`: what decides the preview (field manager, inventory policy, prune) and health. */
-export function addDriftFlags(cmd: Command): Command {
-  return addClusterFlags(cmd)
-    .addOption(
-      new Option(
-        '--reconcile-timeout <duration>',
-        'how long an object still reconciling gets to become Current before it counts as drift (0 = no limit)',
-      )
-        .argParser(durationArg)
-        .default(Defaults.reconcileTimeoutMs, '5m'),
-    )
-    .option('--field-manager <name>', 'field manager the package is applied with', Defaults.fieldManager)
-    .addOption(
-      new Option('--inventory-policy <policy>', 'the inventory policy the package is applied with')
-        .choices(['strict', 'adopt', 'force-adopt'])
-        .default(Defaults.inventoryPolicy),
-    )
-    .option('--no-prune', 'the package is applied without pruning: objects that left it are not drift')
-    .option('--wait-for-jobs', 'a Job is Current only once it completed')
-    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'));
-}
 
 /**
  * `kpt-live drift DIR...`: whether the cluster still matches each package, read-only (server-side

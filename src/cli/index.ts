@@ -1,7 +1,6 @@
-import { BatchedWriter } from '../common/batched-writer.js';
-import { exitWhenFlushed } from '../common/exit-when-flushed.js';
+import { BatchedWriter } from '../startup/batched-writer.js';
+import { exitWhenFlushed } from '../startup/exit-when-flushed.js';
 import type { OutStream } from './cli-io.js';
-import { connectBeforeParsing } from './early-connect.js';
 
 /**
  * The `kpt-live` executable. SIGINT/SIGTERM abort the run: the engine stops starting new work, saves the
@@ -56,8 +55,6 @@ process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
 
 const argv = process.argv.slice(2);
-// the first request goes out while the rest of the program (commander, the engine, the reports) loads
-const early = connectBeforeParsing(argv, process.cwd());
 // no top-level await: the ncc bundle (webpack) does not take it
 void import('./main.js')
   .then(({ main }) =>
@@ -67,7 +64,6 @@ void import('./main.js')
       cwd: process.cwd(),
       env: process.env,
       signal: controller.signal,
-      early,
     }),
   )
   .then((code) => {
@@ -75,7 +71,6 @@ void import('./main.js')
     process.exitCode = signalled ? (signalled === 'SIGINT' ? 130 : 143) : code;
   })
   .finally(() => {
-    early?.connection.drop();
     batch?.flush();
     exitWhenFlushed();
   });

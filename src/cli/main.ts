@@ -1,21 +1,20 @@
 import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../common/version.js';
+import { connectAhead } from '../kube/connect.js';
 import { PackageFailure } from '../package/package-error.js';
 import { type CliContext, CliError, type ExitCode, printError } from './cli-io.js';
-import { addDriftFlags, runDrift } from './drift-command.js';
-import { runHistory } from './history-command.js';
-import { runInit, runInstallResourceGroup, runMigrate } from './inventory-commands.js';
 import {
   addApplyFlags,
   addClusterFlags,
   addDestroyFlags,
+  addDriftFlags,
   normaliseBoolFlags,
   type RunFlags,
 } from './options.js';
-import { runPreview } from './preview-command.js';
-import { runResolve } from './resolve-command.js';
-import { runActuation } from './run-command.js';
-import { runStatus } from './status-command.js';
+import { kubeconfigSource } from './package-dir.js';
+
+/** The commands whose first step is the cluster connection (init, migrate and the rest connect later or never). */
+const Connecting = new Set(['preview', 'apply', 'destroy', 'status', 'drift']);
 
 const dirsArg = (dirs: string[]) => (dirs.length > 0 ? dirs : ['.']);
 
@@ -46,7 +45,12 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
       // one line: commander puts "(Did you mean ...?)" on a second one
       outputError: (s, write) => write(`${s.trim().replace(/\s*\n\s*/g, ' ')}\n`),
     })
-    .addHelpText('after', EXIT_CODES);
+    .addHelpText('after', EXIT_CODES)
+    // the command line is parsed once; a command that connects first starts connecting now, while its
+    // implementation (the engine, the reports: a chunk of their own) loads
+    .hook('preAction', (_program, command) => {
+      if (Connecting.has(command.name())) connectAhead(kubeconfigSource(command.opts(), ctx.cwd));
+    });
   const run = (fn: () => Promise<ExitCode>) => fn().then(done);
 
   addClusterFlags(program.command('init').argument('[DIR...]', 'package directories (default: .)'))
@@ -55,33 +59,41 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
     .option('--inventory-id <id>', 'inventory id (default: sha1 of namespace:name plus a timestamp)')
     .option('--force', 'overwrite existing inventory information')
     .option('--quiet', 'print nothing on success')
-    .action((dirs: string[], flags) => run(() => runInit(dirsArg(dirs), flags, ctx)));
+    .action((dirs: string[], flags) =>
+      run(async () => (await import('./inventory-commands.js')).runInit(dirsArg(dirs), flags, ctx)),
+    );
 
   addApplyFlags(program.command('preview').argument('[DIR...]', 'package directories (default: .)'))
     .description('show what apply would change (server-side dry-run), as text, JSON or the PR comment')
     .addOption(outputOption(['text', 'json', 'markdown'], 'text'))
     .option('--output-file <file>', 'write the output to this file instead of stdout')
-    .action((dirs: string[], flags: RunFlags) => run(() => runPreview(dirsArg(dirs), flags, ctx)));
+    .action((dirs: string[], flags: RunFlags) =>
+      run(async () => (await import('./preview-command.js')).runPreview(dirsArg(dirs), flags, ctx)),
+    );
 
   addApplyFlags(program.command('apply').argument('[DIR...]', 'package directories (default: .)'))
     .description('apply packages in dependency waves, wait for reconcile, prune what left them')
     .addOption(outputOption(['events', 'json', 'table'], 'events'))
     .addHelpText('after', EXIT_CODES)
-    .action((dirs: string[], flags: RunFlags) => run(() => runActuation('apply', dirsArg(dirs), flags, ctx)));
+    .action((dirs: string[], flags: RunFlags) =>
+      run(async () => (await import('./run-command.js')).runActuation('apply', dirsArg(dirs), flags, ctx)),
+    );
 
   addDestroyFlags(program.command('destroy').argument('[DIR...]', 'package directories (default: .)'))
     .description("delete every object in the packages' inventories, in reverse waves, then the inventory")
     .addOption(outputOption(['events', 'json', 'table'], 'events'))
     .addHelpText('after', EXIT_CODES)
     .action((dirs: string[], flags: RunFlags) =>
-      run(() => runActuation('destroy', dirsArg(dirs), flags, ctx)),
+      run(async () => (await import('./run-command.js')).runActuation('destroy', dirsArg(dirs), flags, ctx)),
     );
 
   addClusterFlags(program.command('status').argument('[DIR...]', 'package directories (default: .)'))
     .description("print the status of every object in the packages' inventories, as `kpt live status`")
     .addOption(outputOption(['events', 'json', 'table'], 'events'))
     .option('--wait-for-jobs', 'a Job is Current only once it completed')
-    .action((dirs: string[], flags: RunFlags) => run(() => runStatus(dirsArg(dirs), flags, ctx)));
+    .action((dirs: string[], flags: RunFlags) =>
+      run(async () => (await import('./status-command.js')).runStatus(dirsArg(dirs), flags, ctx)),
+    );
 
   addDriftFlags(program.command('drift').argument('[DIR...]', 'package directories (default: .)'))
     .description(
@@ -91,7 +103,9 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
       'after',
       '\nExit codes: 0 in sync, 1 a package could not be checked, 2 usage error, 4 drift found.',
     )
-    .action((dirs: string[], flags: RunFlags) => run(() => runDrift(dirsArg(dirs), flags, ctx)));
+    .action((dirs: string[], flags: RunFlags) =>
+      run(async () => (await import('./drift-command.js')).runDrift(dirsArg(dirs), flags, ctx)),
+    );
 
   program
     .command('resolve')
@@ -99,11 +113,15 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
     .description('print, as JSON, the deployable packages a git change touched (all of them without --base)')
     .option('--base <ref>', 'the commit the change starts from (e.g. origin/main)')
     .option('--head <ref>', 'the commit the change ends at; the checkout must be at it (default: HEAD)')
-    .action((dir: string | undefined, flags) => run(() => runResolve(dir, flags, ctx)));
+    .action((dir: string | undefined, flags) =>
+      run(async () => (await import('./resolve-command.js')).runResolve(dir, flags, ctx)),
+    );
 
   addClusterFlags(program.command('install-resource-group'))
     .description("install kpt's ResourceGroup CRD (needs permission to create CRDs)")
-    .action((flags) => run(() => runInstallResourceGroup(flags, ctx)));
+    .action((flags) =>
+      run(async () => (await import('./inventory-commands.js')).runInstallResourceGroup(flags, ctx)),
+    );
 
   addClusterFlags(program.command('migrate').argument('[DIR...]', 'package directories (default: .)'))
     .description(
@@ -112,12 +130,16 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
     .option('--name <name>', 'ResourceGroup name (default: the ConfigMap inventory name)')
     .option('--dry-run', 'print the steps, change nothing')
     .option('--force', 'overwrite an existing resourcegroup.yaml')
-    .action((dirs: string[], flags) => run(() => runMigrate(dirsArg(dirs), flags, ctx)));
+    .action((dirs: string[], flags) =>
+      run(async () => (await import('./inventory-commands.js')).runMigrate(dirsArg(dirs), flags, ctx)),
+    );
 
   addClusterFlags(program.command('history').argument('[DIR...]', 'package directories (default: .)'))
     .description("list the deploy records kept next to the packages' inventories, newest first")
     .addOption(outputOption(['text', 'json'], 'text'))
-    .action((dirs: string[], flags: RunFlags) => run(() => runHistory(dirsArg(dirs), flags, ctx)));
+    .action((dirs: string[], flags: RunFlags) =>
+      run(async () => (await import('./history-command.js')).runHistory(dirsArg(dirs), flags, ctx)),
+    );
 
   return program;
 }

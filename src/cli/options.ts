@@ -307,3 +307,25 @@ export function normaliseBoolFlags(args: readonly string[]): string[] {
   }
   return out;
 }
+
+/** The flags of `drift`: what decides the preview (field manager, inventory policy, prune) and health. */
+export function addDriftFlags(cmd: Command): Command {
+  return addClusterFlags(cmd)
+    .addOption(
+      new Option(
+        '--reconcile-timeout <duration>',
+        'how long an object still reconciling gets to become Current before it counts as drift (0 = no limit)',
+      )
+        .argParser(durationArg)
+        .default(Defaults.reconcileTimeoutMs, '5m'),
+    )
+    .option('--field-manager <name>', 'field manager the package is applied with', Defaults.fieldManager)
+    .addOption(
+      new Option('--inventory-policy <policy>', 'the inventory policy the package is applied with')
+        .choices(['strict', 'adopt', 'force-adopt'])
+        .default(Defaults.inventoryPolicy),
+    )
+    .option('--no-prune', 'the package is applied without pruning: objects that left it are not drift')
+    .option('--wait-for-jobs', 'a Job is Current only once it completed')
+    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'));
+}

@@ -26,19 +26,19 @@ export function locatePackage(arg: string, cwd: string): PackageLocation {
   return { root: abs, dir: '.', display: arg };
 }
 
+/** The kubeconfig source of a command's flags (paths relative to the working directory). */
+export function kubeconfigSource(flags: { kubeconfig?: string; context?: string }, cwd: string) {
+  const kubeconfigPath = flags.kubeconfig ? path.resolve(cwd, flags.kubeconfig) : undefined;
+  return { kubeconfigPath, context: flags.context, setting: '--kubeconfig' };
+}
+
 /** The one cluster connection of a command; a kubeconfig problem is a fatal error naming the fix. */
 export async function connectCluster(
   flags: { kubeconfig?: string; context?: string },
   ctx: CliContext,
 ): Promise<Connection> {
-  const kubeconfigPath = flags.kubeconfig ? path.resolve(ctx.cwd, flags.kubeconfig) : undefined;
-  const early = ctx.early;
-  ctx.early = undefined;
-  const matches = early && early.kubeconfigPath === kubeconfigPath && early.context === flags.context;
-  if (early && !matches) early.connection.drop();
   try {
-    if (matches) return await early.connection.take();
-    return await connect({ kubeconfigPath, context: flags.context, setting: '--kubeconfig' });
+    return await connect(kubeconfigSource(flags, ctx.cwd));
   } catch (err) {
     throw new CliError(`cannot use the kubeconfig: ${(err as Error).message}`, 1);
   }

@@ -1,8 +1,8 @@
 import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
-import { loadYaml } from '../common/yaml-module.js';
 import { KubeApiError } from '../kube/api-error.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
+import { loadYaml } from '../startup/yaml-module.js';
 import { ResourceGroupCrdYaml } from './resourcegroup-crd.js';
 
 export type CrdInstallResult = 'present' | 'installed';

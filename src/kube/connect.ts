@@ -1,3 +1,4 @@
+import { ResourceGroupApiVersion, ResourceGroupKind } from '../common/constants.js';
 import { type ClusterClient, createClusterClient } from './cluster-client.js';
 import { type CredentialProvider, createCredentialProvider } from './credentials.js';
 import { createHttpClient } from './http-client.js';
@@ -11,15 +12,49 @@ export interface Connection {
   credentials: CredentialProvider;
 }
 
+export interface ConnectOptions {
+  retry?: RetryPolicy;
+  maxSockets?: number;
+  onSecret?: (value: string) => void;
+}
+
+/** Connections started ahead of need, by the settings they were started with; each is handed over once. */
+const ahead = new Map<string, Promise<Connection>>();
+const keyOf = (s: KubeConfigSource) =>
+  JSON.stringify([s.kubeconfigPath ?? '', s.kubeconfigContent ?? '', s.context ?? '', s.setting ?? '']);
+
 /**
- * Loads the kubeconfig and builds the run's one cluster client (one keep-alive pool, one discovery cache).
- * Credentials are worked out here, before the first request, so a failing exec plugin or an unreadable
- * certificate is a plain error at the start, not in the middle of a plan.
+ * Starts connecting now, with the request every run makes first (the ResourceGroup kind's discovery,
+ * answered from the client's cache later), so that its round trips overlap whatever the process does next
+ * (loading the rest of the program). The first `connect` with the same settings takes it, its failure
+ * included; one nobody takes is left to the process's exit.
  */
-export async function connect(
-  source: KubeConfigSource,
-  options: { retry?: RetryPolicy; maxSockets?: number; onSecret?: (value: string) => void } = {},
-): Promise<Connection> {
+export function connectAhead(source: KubeConfigSource, options: ConnectOptions = {}): void {
+  const connecting = open(source, options);
+  connecting.then((c) => c.client.resolve(ResourceGroupApiVersion, ResourceGroupKind)).catch(() => {});
+  connecting.catch(() => {}); // reported by the connect() that takes it
+  ahead.set(keyOf(source), connecting);
+}
+
+/**
+ * The run's one cluster client (one keep-alive pool, one discovery cache), from the kubeconfig: the one
+ * started ahead with the same settings (`connectAhead`), else a new one.
+ */
+export function connect(source: KubeConfigSource, options: ConnectOptions = {}): Promise<Connection> {
+  const key = keyOf(source);
+  const started = ahead.get(key);
+  if (started) {
+    ahead.delete(key);
+    return started;
+  }
+  return open(source, options);
+}
+
+/**
+ * Loads the kubeconfig and builds the client. Credentials are worked out here, before the first request, so
+ * a failing exec plugin or an unreadable certificate is a plain error at the start, not in the middle of a plan.
+ */
+async function open(source: KubeConfigSource, options: ConnectOptions): Promise<Connection> {
   const access = loadClusterAccess(source);
   const transport = await createTransport(access.cluster, {
     maxSockets: options.maxSockets,

@@ -8,7 +8,7 @@ import {
   ResourceGroupKind,
 } from '../common/constants.js';
 import { splitApiVersion } from '../common/kube-object.js';
-import { loadYaml } from '../common/yaml-module.js';
+import { loadYaml } from '../startup/yaml-module.js';
 import { isKnownClusterScoped } from './cluster-scoped-kinds.js';
 import { type InventoryInfo, scanResourceGroups } from './inventory-info.js';
 import { readKptfile } from './kptfile.js';

@@ -7,7 +7,7 @@ import {
   ResourceGroupKind,
 } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
-import { loadYaml } from '../common/yaml-module.js';
+import { loadYaml } from '../startup/yaml-module.js';
 import { type KptfileInfo, readKptfile } from './kptfile.js';
 import type { LoadedObject } from './loaded-object.js';
 import { type ShapedObject, shapeObject } from './object-shape.js';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isRecord } from '../common/kube-object.js';
-import { loadYaml, yamlLib } from '../common/yaml-module.js';
+import { loadYaml, yamlLib } from '../startup/yaml-module.js';
 import { readFastYaml, topLevelKeyLine } from './fast-yaml.js';
 import type { PackageError } from './package-error.js';
 import { lineOfNode, parseYamlFile } from './read-yaml.js';

@@ -1,6 +1,6 @@
 import type { Node, Pair } from 'yaml';
 import { isRecord, type KubeObject } from '../common/kube-object.js';
-import { yamlLib } from '../common/yaml-module.js';
+import { yamlLib } from '../startup/yaml-module.js';
 import type { PackageError } from './package-error.js';
 import { lineOfNode, sourceText, type YamlDoc } from './read-yaml.js';
 

@@ -1,5 +1,5 @@
 import type { Document, LineCounter, Node } from 'yaml';
-import { yamlLib } from '../common/yaml-module.js';
+import { yamlLib } from '../startup/yaml-module.js';
 import type { PackageError } from './package-error.js';
 
 /** One parsed YAML document with what is needed to point at its lines later. */

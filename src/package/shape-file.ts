@@ -1,6 +1,6 @@
 import type { Node } from 'yaml';
 import { isRecord, type KubeObject } from '../common/kube-object.js';
-import { loadYaml, yamlLib } from '../common/yaml-module.js';
+import { loadYaml, yamlLib } from '../startup/yaml-module.js';
 import { type FastDoc, readFastYaml, readFastYamlInSlices } from './fast-yaml.js';
 import { type ShapedObject, shapeObject } from './object-shape.js';
 import type { PackageError } from './package-error.js';

@@ -1,13 +1,13 @@
 import type { RunOptions } from '../apply/run-options.js';
 import { Annotations } from '../common/constants.js';
 import { idKey, idOf, shortName } from '../common/object-id.js';
-import { loadYaml } from '../common/yaml-module.js';
 import { classifyDrift, previewErrors } from '../drift/classify-drift.js';
 import type { DriftObject } from '../drift/types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
 import { previewDocument } from '../preview/preview-document.js';
 import type { PreviewDocument } from '../preview/types.js';
+import { loadYaml } from '../startup/yaml-module.js';
 import { applySteps } from './cluster-run.js';
 import { settleHealth } from './drift-health.js';
 import { readPackageStatus } from './package-status.js';

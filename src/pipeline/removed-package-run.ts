@@ -1,11 +1,11 @@
 import type { RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
 import type { RunResult } from '../apply/run-result.js';
-import { loadYaml } from '../common/yaml-module.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { previewDocument } from '../preview/preview-document.js';
 import type { PreviewDocument } from '../preview/types.js';
+import { loadYaml } from '../startup/yaml-module.js';
 import { applySteps, destroySteps } from './cluster-run.js';
 import { takeLock } from './take-lock.js';
 

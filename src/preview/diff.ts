@@ -1,5 +1,5 @@
 import type { KubeObject } from '../common/kube-object.js';
-import { yamlLib } from '../common/yaml-module.js';
+import { yamlLib } from '../startup/yaml-module.js';
 import { diffFields } from './diff-fields.js';
 import { formatPath, type PathSegment } from './diff-format.js';
 import { unifiedDiff } from './diff-lines.js';

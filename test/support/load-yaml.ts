@@ -1,5 +1,5 @@
-import { loadYaml } from '../../src/common/yaml-module.js';
+import { loadYaml } from '../../src/startup/yaml-module.js';
 
-// The `yaml` package is imported on first need (src/common/yaml-module.ts): production code awaits it in
+// The `yaml` package is imported on first need (src/startup/yaml-module.ts): production code awaits it in
 // every async entry point; tests that call the synchronous parsers and renderers directly get it here.
 await loadYaml();

@@ -4,10 +4,11 @@
  * Usage: node --import tsx yaml-probe.ts <repoRoot> <step>... where a step is `load:<dir>`,
  * `inventory:<dir>` or `units`.
  */
-import { yamlLoaded } from '../../src/common/yaml-module.js';
+
 import { findUnits } from '../../src/package/find-packages.js';
 import { readInventoryInfo } from '../../src/package/inventory-info.js';
 import { loadPackage } from '../../src/package/load-package.js';
+import { yamlLoaded } from '../../src/startup/yaml-module.js';
 
 const [repoRoot, ...steps] = process.argv.slice(2);
 for (const step of steps) {

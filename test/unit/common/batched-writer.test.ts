@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BatchedWriter } from '../../../src/common/batched-writer.js';
+import { BatchedWriter } from '../../../src/startup/batched-writer.js';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
