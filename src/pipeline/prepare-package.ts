@@ -34,10 +34,6 @@ export async function preparePackage(
      * so only files that can hold it are read, and a broken manifest does not stand in the way.
      */
     inventoryOnly?: boolean;
-    /** Called as soon as the inventory information is known, before the cluster checks (to start reads early). */
-    onInventory?: (inventory: InventoryInfo) => void;
-    /** Called as objects are read from the package files, with how many more (to open connections early). */
-    onObjectsRead?: (count: number) => void;
   },
 ): Promise<PreparedPackage> {
   // each kind's discovery is fetched as soon as a file names it, while the other files are still read
@@ -46,7 +42,6 @@ export async function preparePackage(
     repoRoot: options.repoRoot,
     inventoryOnly: options.inventoryOnly,
     onKinds: (kinds) => {
-      options.onObjectsRead?.(kinds.length);
       for (const { apiVersion, kind } of kinds) {
         const key = `${apiVersion}/${kind}`;
         if (asked.has(key)) continue;
@@ -65,7 +60,6 @@ export async function preparePackage(
     });
   }
   if (errors.length > 0 || !loaded.inventory) throw new PackageFailure(errors);
-  options.onInventory?.(loaded.inventory);
   if (options.inventoryOnly)
     return { dir: loaded.dir, objects: [], inventory: loaded.inventory, notices: loaded.notices };
 
