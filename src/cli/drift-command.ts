@@ -4,13 +4,14 @@ import { type DriftRunResult, runDriftPackage } from '../pipeline/drift-package.
 import { driftDocument, driftPackageJson } from '../report/drift-json.js';
 import { renderDriftText } from '../report/drift-text.js';
 import { type CliContext, type ExitCode, printError } from './cli-io.js';
+import { addConflictFlags } from './conflict-flags.js';
 import { forEachPackage } from './for-each-package.js';
 import { addClusterFlags, durationArg, type RunFlags, runOptionsFrom } from './options.js';
 import { explainFatal, locatePackage } from './package-dir.js';
 
 /** The flags of `drift`: what decides the preview (field manager, inventory policy, prune) and health. */
 export function addDriftFlags(cmd: Command): Command {
-  return addClusterFlags(cmd)
+  addClusterFlags(cmd)
     .addOption(
       new Option(
         '--reconcile-timeout <duration>',
@@ -28,6 +29,8 @@ export function addDriftFlags(cmd: Command): Command {
     .option('--no-prune', 'the package is applied without pruning: objects that left it are not drift')
     .option('--wait-for-jobs', 'a Job is Current only once it completed')
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'));
+  // the rule for fields other managers hold is apply's: a hand edit is drift, a co-owner's field is not
+  return addConflictFlags(cmd, false);
 }
 
 /**
