@@ -253,6 +253,12 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
     const final = await get('deployment', 'shop-web');
     expect(final.metadata.labels).not.toHaveProperty('app.kubernetes.io/version');
     expect(final.metadata.annotations).toMatchObject({ 'meta.helm.sh/release-name': 'shop' });
+
+    // the migration's last step: Helm forgets the release (its storage Secrets), the objects stay
+    expect((await helm(['list', '-n', ns, '-q'])).stdout.trim()).toBe('shop');
+    await kubectl(['delete', 'secret', '-n', ns, '-l', 'owner=helm,name=shop']);
+    expect((await helm(['list', '-n', ns, '-q'])).stdout.trim()).toBe('');
+    expect((await get('deployment', 'shop-web')).metadata.uid).toBe(final.metadata.uid);
   });
 
   it('a forced apply that carries a stale resourceVersion is refused (409) and changes nothing', async () => {
