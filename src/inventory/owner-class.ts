@@ -105,9 +105,9 @@ export function classifyManager(
       sameRef(ref, { manager: helm.manager, operation: helm.operation ?? '' })
     ) {
       const release = live.metadata.annotations?.[HelmReleaseAnnotation];
-      return out('previous-owner', `${manager} installed it (Helm release ${release ?? '?'})`);
+      return out('previous-owner', `the manager of Helm release ${release ?? '?'}`);
     }
-    if (operation === 'Apply') return out('previous-owner', `${manager} applied it before it was adopted`);
+    if (operation === 'Apply') return out('previous-owner', 'a server-side applier before the adoption');
   }
   if (operation === 'Update' && (manager === 'kubectl' || manager.startsWith('kubectl-')))
     return out('hand-edit', `${manager} is a hand edit (kubectl)`);

@@ -187,7 +187,7 @@ describe('decideOwnership over a Helm release (real managedFields)', () => {
       new Set(['helm previous-owner release']),
     );
     expect(d.fields[0].message).toBe(
-      'released by helm, its previous owner (helm installed it (Helm release shop))',
+      'released by helm, its previous owner (the manager of Helm release shop)',
     );
     expect(d.force).toBe(false);
     const entries = d.managedFields!;

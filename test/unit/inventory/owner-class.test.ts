@@ -88,7 +88,7 @@ describe('classifyManager: on manager name AND operation AND subresource', () =>
   it('says why, for the preview', () => {
     const ctx = { fieldManager: 'kpt-live-action', adopting: true, settings: DefaultConflictSettings };
     expect(classifyManager({ manager: 'helm', operation: 'Update' }, helm, ctx).why).toBe(
-      'helm installed it (Helm release shop)',
+      'the manager of Helm release shop',
     );
     expect(
       classifyManager({ manager: 'kubectl', operation: 'Update', subresource: 'scale' }, plain, ctx).why,
