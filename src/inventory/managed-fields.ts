@@ -84,13 +84,22 @@ export function mergeFieldSets(
   return fieldSetOf([...ownedPaths(a), ...ownedPaths(b)]);
 }
 
-/** `tree` without `paths` (a list item's `.`, or a leaf); nodes left empty by that are removed too. */
+const isBelow = (p: FieldPath, q: FieldPath) => q.length > p.length && p.every((x, i) => x === q[i]);
+
+/**
+ * `tree` without `paths` (leaves, or nodes marked `.`). A node owned with fields under it (a labels map, a
+ * ports list) whose fields all go is dropped too: owning it alone reads as owning the whole node, and a
+ * 1.20 API server then gives the manager every field under it again (seen on 1.20.2).
+ */
 export function withoutFieldPaths(
   tree: Record<string, unknown>,
   paths: readonly FieldPath[],
 ): Record<string, unknown> {
   const drop = new Set(paths.map((p) => JSON.stringify(p)));
-  return fieldSetOf(ownedPaths(tree).filter((p) => !drop.has(JSON.stringify(p))));
+  const all = ownedPaths(tree);
+  const kept = all.filter((p) => !drop.has(JSON.stringify(p)));
+  const emptied = (p: FieldPath) => all.some((q) => isBelow(p, q)) && !kept.some((q) => isBelow(p, q));
+  return fieldSetOf(kept.filter((p) => !emptied(p)));
 }
 
 export const samePath = (a: FieldPath, b: FieldPath) =>

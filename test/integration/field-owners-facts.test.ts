@@ -77,7 +77,7 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
     return { conflicts, answer };
   };
 
-  it("kubectl's imperative commands write kubectl-<verb> Update entries; kubectl scale writes through the scale subresource", async () => {
+  it("kubectl's imperative commands write kubectl-<verb> Update entries; kubectl scale writes through the scale subresource (1.20: unrecorded)", async () => {
     await kubectl(['create', 'deployment', 'web', '--image=nginx:1.0', '-n', ns]);
     expect(shapes(await get('deployment', 'web'))).toEqual(['kubectl-create Update']);
 
@@ -94,6 +94,8 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
     await kubectl(['rollout', 'restart', 'deployment/web', '-n', ns]);
     await kubectl(['scale', ...d, '--replicas=3']);
     const live = await get('deployment', 'web');
+    // 1.20 records no entry for a write through the scale subresource: spec.replicas stays with the managers
+    // that last set it (kubectl-create, and us with the same value), so there a conflict names kubectl-create
     const scale = minor() >= 22 ? ['kubectl Update scale'] : [];
     expect(shapes(live)).toEqual(
       [
@@ -131,14 +133,17 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
       hand('.spec.minReadySeconds', 'kubectl-patch'),
       hand('.spec.revisionHistoryLimit', 'kubectl-edit'),
       hand('.spec.template.spec.containers[name="nginx"].image', 'kubectl-set'),
-      ...(scale.length > 0 ? [{ ...hand('.spec.replicas', 'kubectl'), subresource: 'scale' }] : []),
+      scale.length > 0
+        ? { ...hand('.spec.replicas', 'kubectl'), subresource: 'scale' }
+        : hand('.spec.replicas', 'kubectl-create'),
     ];
     const byField = (a: FieldConflict, b: FieldConflict) => a.field.localeCompare(b.field);
     expect([...conflicts].sort(byField)).toEqual(expected.sort(byField));
 
-    // the rule: the hand edits are taken over, kubectl scale's replicas stay a conflict, the restart annotation
-    // on the pod template (not in the package) is left alone, and so are kubectl-create's fields the package
-    // does not set; kubectl-create's fields with the package's value are released
+    // the rule: the hand edits are taken over, kubectl scale's replicas stay a conflict (on 1.20, where the
+    // server leaves them with kubectl-create, they are a hand edit), the restart annotation on the pod template
+    // (not in the package) is left alone, and so are kubectl-create's fields the package does not set;
+    // kubectl-create's fields with the package's value are released
     const decision = decideOwnership({ live, conflicts, answer, context: ctx(false) });
     const taken = decision.fields.filter((f) => f.outcome === 'take').map((f) => `${f.field} ${f.manager}`);
     expect(taken.sort()).toEqual(

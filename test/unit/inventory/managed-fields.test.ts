@@ -49,6 +49,23 @@ describe('FieldsV1 trees', () => {
     });
   });
 
+  it('withoutFieldPaths drops a node owned with fields under it once they all go (alone it would read as the whole node)', () => {
+    expect(
+      withoutFieldPaths(tree, [
+        ['f:data', 'f:a'],
+        ['f:data', 'f:b'],
+      ]),
+    ).toEqual({ 'f:spec': tree['f:spec'] });
+    const labels = { 'f:metadata': { 'f:labels': { '.': {}, 'f:app': {}, 'f:team': {} } } };
+    expect(withoutFieldPaths(labels, [['f:metadata', 'f:labels', 'f:app']])).toEqual({
+      'f:metadata': { 'f:labels': { '.': {}, 'f:team': {} } },
+    });
+    // a leaf the server wrote as owned on its own (an empty struct) is kept
+    expect(withoutFieldPaths({ 'f:spec': { 'f:resources': {}, 'f:x': {} } }, [['f:spec', 'f:x']])).toEqual({
+      'f:spec': { 'f:resources': {} },
+    });
+  });
+
   it('mergeFieldSets keeps a node one side owns as a leaf and the other has fields under', () => {
     expect(
       mergeFieldSets(
