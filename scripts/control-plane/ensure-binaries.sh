@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure kube-apiserver, kube-controller-manager and etcd of ONE Kubernetes version are available and prints
 # the directory that holds them on stdout (progress goes to stderr). It never hands back another version.
-# It also installs squid (Debian package), the forward proxy the connection tests run.
+# It also installs squid (Debian package), the forward proxy the connection tests run, and provides kubectl and
+# helm, the test-only tools (ensure-test-tools.sh).
 #
 # K8S_VERSION (default `current`):
 #   current   the release pinned in scripts/control-plane/k8s-modules/go.mod (bump it with k8s-modules/bump.sh)
@@ -67,6 +68,11 @@ if ! command -v squid >/dev/null && [ ! -x /usr/sbin/squid ]; then
     log "squid is missing and cannot be installed here (needs root and apt-get): the proxy tests will fail"
   fi
 fi
+
+# kubectl and helm, the test-only tools the integration tests drive as a user would: their own cache and lock
+# (ensure-test-tools.sh), provided here so that a test never builds them; missing, they fail only those tests
+"$HERE/ensure-test-tools.sh" >/dev/null ||
+  log "could not provide kubectl and helm (test-only tools): the tests that run them will fail"
 
 # 1. KUBEBUILDER_ASSETS, then PATH (only at the exact version)
 if [ -n "${KUBEBUILDER_ASSETS:-}" ] && usable "$KUBEBUILDER_ASSETS"; then echo "$KUBEBUILDER_ASSETS"; exit 0; fi

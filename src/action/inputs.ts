@@ -7,6 +7,7 @@ import {
   type StatusPolicy,
 } from '../apply/run-options.js';
 import { UpdateStrategies, type UpdateStrategy } from '../apply/update-strategy.js';
+import { type ConflictSettings, conflictSettingsFrom } from '../common/conflict-settings.js';
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
 import * as core from './toolkit.js';
@@ -102,6 +103,37 @@ function duration(name: string, fallback: string): number {
   return ms;
 }
 
+/** A list input: one entry per line (blank lines and `#` comments skipped). */
+function lines(name: string): string[] {
+  return core
+    .getInput(name)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
+}
+
+/** `conflicts`, `conflicts-take`, `conflicts-keep` and `force-conflicts` together (they must agree). */
+function conflictSettings(forceConflicts: boolean): ConflictSettings {
+  try {
+    return conflictSettingsFrom(
+      {
+        conflicts: core.getInput('conflicts'),
+        forceConflicts,
+        take: lines('conflicts-take'),
+        keep: lines('conflicts-keep'),
+      },
+      {
+        conflicts: "input 'conflicts'",
+        forceConflicts: "input 'force-conflicts'",
+        take: "input 'conflicts-take'",
+        keep: "input 'conflicts-keep'",
+      },
+    );
+  } catch (err) {
+    throw new Error(`Invalid ${(err as Error).message}`);
+  }
+}
+
 export function parseInputs(): ActionInputs {
   const mode = oneOf('mode', core.getInput('mode').trim() || 'auto', [
     'auto',
@@ -119,9 +151,11 @@ export function parseInputs(): ActionInputs {
       `Invalid input 'wait-for-controller': "${wfc}" (expected a grace period like 15s, or empty for off)`,
     );
   }
+  const conflicts = conflictSettings(bool('force-conflicts', false));
   const run = defaultRunOptions({
     fieldManager: core.getInput('field-manager').trim() || 'kpt-live-action',
-    forceConflicts: bool('force-conflicts', false),
+    forceConflicts: conflicts.mode === 'force',
+    conflicts,
     reconcileTimeoutMs: duration('reconcile-timeout', '5m'),
     prune: bool('prune', true),
     prunePropagationPolicy: oneOf<PropagationPolicy>(
@@ -167,11 +201,7 @@ export function parseInputs(): ActionInputs {
   }
   return {
     mode,
-    packages: core
-      .getInput('packages')
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !l.startsWith('#')),
+    packages: lines('packages'),
     kubeconfig: core.getInput('kubeconfig'),
     context: core.getInput('context').trim(),
     namespace: core.getInput('namespace').trim(),

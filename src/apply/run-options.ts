@@ -1,10 +1,18 @@
+import { type ConflictSettings, DefaultConflictSettings } from '../common/conflict-settings.js';
 import { Defaults, type InventoryPolicy, type PropagationPolicy } from '../common/constants.js';
 import type { UpdateStrategy } from './update-strategy.js';
 
 /** Every setting of an apply, destroy or preview run (names and defaults as ../shared/CONTRACT.md). */
 export interface RunOptions {
   fieldManager: string;
+  /** Take every field another manager holds (`conflicts: force` sets it too). */
   forceConflicts: boolean;
+  /**
+   * What apply does with a field of the package another field manager holds with another value: `conflicts`
+   * (take-hand-edits, fail, force), `conflicts-take`, `conflicts-keep`; per object, the annotation
+   * kpt-live-action.dev/conflicts overrides it (objectConflictSettings).
+   */
+  conflicts: ConflictSettings;
   /** 0 = no limit. */
   reconcileTimeoutMs: number;
   prune: boolean;
@@ -62,6 +70,7 @@ export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptio
   return {
     fieldManager: Defaults.fieldManager,
     forceConflicts: false,
+    conflicts: DefaultConflictSettings,
     reconcileTimeoutMs: Defaults.reconcileTimeoutMs,
     prune: true,
     prunePropagationPolicy: Defaults.prunePropagationPolicy,

@@ -9,9 +9,10 @@ import type { UpdateStrategy } from '../apply/update-strategy.js';
 import { Defaults, type InventoryPolicy, type PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
 import { CliError } from './cli-io.js';
+import { addConflictFlags, type ConflictFlags, conflictSettingsOf } from './conflict-flags.js';
 
 /** Every flag value the run commands read, as commander hands them over (names in camelCase). */
-export interface RunFlags {
+export interface RunFlags extends ConflictFlags {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
@@ -22,7 +23,6 @@ export interface RunFlags {
   deletePropagationPolicy?: PropagationPolicy;
   inventoryPolicy?: InventoryPolicy;
   fieldManager?: string;
-  forceConflicts?: boolean;
   dryRun?: boolean;
   prune?: boolean;
   allowEmptyPrune?: boolean;
@@ -149,8 +149,8 @@ export function addApplyFlags(cmd: Command): Command {
         .choices(inventoryPolicies)
         .default(Defaults.inventoryPolicy),
     )
-    .option('--field-manager <name>', 'field manager for server-side apply', Defaults.fieldManager)
-    .option('--force-conflicts', 'take over fields another field manager owns')
+    .option('--field-manager <name>', 'field manager for server-side apply', Defaults.fieldManager);
+  addConflictFlags(cmd)
     .option('--dry-run', 'server-side dry-run: print what apply would do as kpt events, change nothing')
     .option('--no-prune', 'do not delete objects that left the package')
     .option('--allow-empty-prune', 'allow an empty package to prune everything its inventory lists')
@@ -227,10 +227,12 @@ export function addDestroyFlags(cmd: Command): Command {
 /** The engine's settings from the flags; anything a command does not offer keeps its contract default. */
 export function runOptionsFrom(flags: RunFlags): RunOptions {
   const o = defaultRunOptions();
+  const conflicts = conflictSettingsOf(flags);
   return {
     ...o,
     fieldManager: flags.fieldManager ?? o.fieldManager,
-    forceConflicts: flags.forceConflicts ?? o.forceConflicts,
+    forceConflicts: conflicts.mode === 'force',
+    conflicts,
     reconcileTimeoutMs: flags.reconcileTimeout ?? o.reconcileTimeoutMs,
     prune: flags.prune ?? o.prune,
     prunePropagationPolicy:
@@ -310,7 +312,7 @@ export function normaliseBoolFlags(args: readonly string[]): string[] {
 
 /** The flags of `drift`: what decides the preview (field manager, inventory policy, prune) and health. */
 export function addDriftFlags(cmd: Command): Command {
-  return addClusterFlags(cmd)
+  addClusterFlags(cmd)
     .addOption(
       new Option(
         '--reconcile-timeout <duration>',
@@ -328,4 +330,6 @@ export function addDriftFlags(cmd: Command): Command {
     .option('--no-prune', 'the package is applied without pruning: objects that left it are not drift')
     .option('--wait-for-jobs', 'a Job is Current only once it completed')
     .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'));
+  // the rule for fields other managers hold is apply's: a hand edit is drift, a co-owner's field is not
+  return addConflictFlags(cmd, false);
 }

@@ -1,3 +1,4 @@
+import { ConflictsAnnotation, parseConflictsAnnotation } from '../common/conflict-settings.js';
 import { Labels } from '../common/constants.js';
 import { splitApiVersion } from '../common/kube-object.js';
 import { idKey, idOf, type ObjectId, shortName } from '../common/object-id.js';
@@ -36,7 +37,8 @@ export interface ValidateResult {
  * - unknown types: not served (per `scope`) and not defined by a CRD in the package;
  * - a namespace on a cluster-scoped object; namespaced objects without one get `defaultNamespace`;
  * - duplicate objects (same group, kind, namespace and name, after defaulting), naming both places;
- * - `config.kubernetes.io/depends-on`: malformed, duplicate, external and cyclic (checkDependencies).
+ * - `config.kubernetes.io/depends-on`: malformed, duplicate, external and cyclic (checkDependencies);
+ * - `kpt-live-action.dev/conflicts`: an unknown mode or class, or a manager both taken and kept.
  */
 export function validatePackage(
   loaded: { objects: readonly LoadedObject[]; errors: readonly PackageError[] },
@@ -57,6 +59,19 @@ export function validatePackage(
         message: `carries the inventory label "${Labels.InventoryId}": Package has multiple inventory object templates. The package should have one and only one inventory object template.`,
         fix: `remove the "${Labels.InventoryId}" label (only the ResourceGroup in resourcegroup.yaml carries it)`,
       });
+    }
+
+    const conflicts = object.metadata.annotations?.[ConflictsAnnotation];
+    if (conflicts !== undefined) {
+      try {
+        parseConflictsAnnotation(conflicts);
+      } catch (err) {
+        errors.push({
+          ...at,
+          message: (err as Error).message,
+          fix: `write a mode (take-hand-edits, fail, force) and/or take=MANAGER, keep=MANAGER, separated by commas or spaces, e.g. "${ConflictsAnnotation}: keep=kubectl-label"`,
+        });
+      }
     }
 
     const scope = scopeOf(object, opts.scope, crds);

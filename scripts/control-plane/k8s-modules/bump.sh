@@ -11,7 +11,7 @@ gomod="$(go mod download -json "k8s.io/kubernetes@v${ver}" | sed -n 's/^[[:space
 goline="$(sed -n 's/^go \(.*\)$/\1/p' "$gomod" | head -1)"
 etcd="$(awk '$1=="go.etcd.io/etcd/server/v3" {print $2; exit}' "$gomod")"
 {
-  echo "// Builds the current test server (kube-apiserver, kube-controller-manager, etcd) from Go modules."
+  echo "// Builds the current test server (kube-apiserver, kube-controller-manager, etcd) and kubectl from Go modules."
   echo "// The Kubernetes version below is the single source of truth; change it with ./bump.sh X.Y.Z."
   echo "module kpt-live-action.dev/k8s-modules"
   echo

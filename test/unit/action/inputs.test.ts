@@ -40,6 +40,44 @@ describe('parseInputs', () => {
     expect(i.packageConcurrency).toBe(1);
   });
 
+  it('reads conflicts, conflicts-take and conflicts-keep (one manager per line); force-conflicts is conflicts: force', () => {
+    expect(parseInputs().run.conflicts).toEqual({ mode: 'take-hand-edits', take: [], keep: [] });
+    withInputs({
+      conflicts: 'fail',
+      'conflicts-take': 'deploy-script\n\n# a comment\n legacy-job \n',
+      'conflicts-keep': 'kubectl-label',
+    });
+    expect(parseInputs().run).toMatchObject({
+      forceConflicts: false,
+      conflicts: { mode: 'fail', take: ['deploy-script', 'legacy-job'], keep: ['kubectl-label'] },
+    });
+    vi.unstubAllEnvs();
+    withInputs({ conflicts: 'force' });
+    expect(parseInputs().run).toMatchObject({ forceConflicts: true, conflicts: { mode: 'force' } });
+    vi.unstubAllEnvs();
+    // action.yml's defaults as the runner passes them: an empty conflicts input is its default
+    withInputs({ 'force-conflicts': 'true', conflicts: '' });
+    expect(parseInputs().run).toMatchObject({ forceConflicts: true, conflicts: { mode: 'force' } });
+  });
+
+  it.each([
+    [
+      { conflicts: 'fail', 'force-conflicts': 'true' },
+      `Invalid input 'conflicts': "fail" contradicts input 'force-conflicts' (which takes every field, as conflicts "force" does): set one of them`,
+    ],
+    [
+      { conflicts: 'sometimes' },
+      `Invalid input 'conflicts': "sometimes" is not a conflicts mode (accepted: take-hand-edits, fail, force)`,
+    ],
+    [
+      { 'conflicts-take': 'helm\nkubectl-edit', 'conflicts-keep': 'kubectl-edit' },
+      `Invalid input 'conflicts-take' and input 'conflicts-keep': field manager "kubectl-edit" listed in both`,
+    ],
+  ])('refuses %j naming the inputs', (inputs, message) => {
+    withInputs(inputs);
+    expect(() => parseInputs()).toThrow(message);
+  });
+
   it('reads package-concurrency (a whole number, at least 1)', () => {
     withInputs({ 'package-concurrency': ' 4 ' });
     expect(parseInputs().packageConcurrency).toBe(4);

@@ -114,6 +114,38 @@ describe('kpt-live main', () => {
       "error: option '--output <format>' argument 'markdown' is invalid. Allowed choices are text, json.\n",
     ],
     [['drift', '--dry-run'], "error: unknown option '--dry-run'\n"],
+    [
+      ['apply', '--conflicts', 'always'],
+      "error: option '--conflicts <mode>' argument 'always' is invalid. Allowed choices are take-hand-edits, fail, force.\n",
+    ],
+    [
+      ['apply', '--conflicts', 'fail', '--force-conflicts', ...missingKubeconfig],
+      'error: --conflicts: "fail" contradicts --force-conflicts (which takes every field, as conflicts "force" does): set one of them\n',
+    ],
+    [
+      [
+        'preview',
+        '--conflicts-take',
+        'helm,kubectl-edit',
+        '--conflicts-keep',
+        'kubectl-edit',
+        ...missingKubeconfig,
+      ],
+      'error: --conflicts-take and --conflicts-keep: field manager "kubectl-edit" listed in both: a manager\'s fields are either taken over or kept, not both\n',
+    ],
+    [
+      [
+        'drift',
+        '--conflicts-keep',
+        'a',
+        '--conflicts-keep',
+        'b',
+        '--conflicts-take',
+        'b',
+        ...missingKubeconfig,
+      ],
+      'error: --conflicts-take and --conflicts-keep: field manager "b" listed in both: a manager\'s fields are either taken over or kept, not both\n',
+    ],
   ])('%j is a usage error: one line, exit 2', async (args, message) => {
     const r = await cli(args);
     expect(r.code).toBe(2);

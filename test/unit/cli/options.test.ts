@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CliError } from '../../../src/cli/cli-io.js';
-import { durationArg, normaliseBoolFlags, runOptionsFrom } from '../../../src/cli/options.js';
+import { durationArg, normaliseBoolFlags, type RunFlags, runOptionsFrom } from '../../../src/cli/options.js';
 
 describe('durationArg', () => {
   it.each([
@@ -126,5 +126,50 @@ describe('runOptionsFrom', () => {
       installResourceGroup: false,
       statusPolicy: 'none',
     });
+  });
+
+  it('maps --conflicts, --conflicts-take, --conflicts-keep (repeated or a,b); --force-conflicts is --conflicts force', () => {
+    expect(runOptionsFrom({ output: 'events' }).conflicts).toEqual({
+      mode: 'take-hand-edits',
+      take: [],
+      keep: [],
+    });
+    const o = runOptionsFrom({
+      output: 'events',
+      conflicts: 'fail',
+      conflictsTake: ['deploy-script'],
+      conflictsKeep: ['kubectl-label', 'kubectl-annotate'],
+    });
+    expect(o).toMatchObject({
+      forceConflicts: false,
+      conflicts: { mode: 'fail', take: ['deploy-script'], keep: ['kubectl-label', 'kubectl-annotate'] },
+    });
+    expect(runOptionsFrom({ output: 'events', conflicts: 'force' })).toMatchObject({
+      forceConflicts: true,
+      conflicts: { mode: 'force' },
+    });
+    expect(runOptionsFrom({ output: 'events', forceConflicts: true }).conflicts.mode).toBe('force');
+  });
+
+  it('refuses contradicting conflict flags as a usage error (exit 2) naming them', () => {
+    const cases: [Partial<RunFlags>, string][] = [
+      [{ conflicts: 'fail', forceConflicts: true }, '--conflicts: "fail" contradicts --force-conflicts'],
+      [
+        { conflictsTake: ['a'], conflictsKeep: ['a'] },
+        '--conflicts-take and --conflicts-keep: field manager "a" listed in both',
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      const err = (() => {
+        try {
+          runOptionsFrom({ output: 'events', ...flags });
+        } catch (e) {
+          return e as CliError;
+        }
+      })();
+      expect(err).toBeInstanceOf(CliError);
+      expect(err?.exitCode).toBe(2);
+      expect(err?.message).toContain(message);
+    }
   });
 });

@@ -233,3 +233,30 @@ describe('depends-on rules', () => {
     );
   });
 });
+
+describe('the kpt-live-action.dev/conflicts annotation', () => {
+  const cm = (value: string, line: number) => ({
+    object: {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `cm${line}`, annotations: { 'kpt-live-action.dev/conflicts': value } },
+    },
+    source: { file: 'pkg/cms.yaml', line },
+  });
+
+  it('reports an unknown mode or class, or a manager both taken and kept, on the object, with the fix', () => {
+    const loaded = {
+      objects: [cm('keep=kubectl-label', 1), cm('always', 8), cm('drop=helm', 15), cm('take=x keep=x', 22)],
+      errors: [],
+    };
+    const result = validatePackage(loaded, { scope: scopeFromTable(), defaultNamespace: 'default' });
+    expect(result.errors.map((e) => `${e.file}:${e.line} ${e.object}: ${e.message}`)).toEqual([
+      'pkg/cms.yaml:8 ConfigMap/cm8: kpt-live-action.dev/conflicts: unknown mode "always" (accepted: take-hand-edits, fail, force, take=MANAGER, keep=MANAGER)',
+      'pkg/cms.yaml:15 ConfigMap/cm15: kpt-live-action.dev/conflicts: unknown class "drop" in "drop=helm" (accepted: take-hand-edits, fail, force, take=MANAGER, keep=MANAGER)',
+      'pkg/cms.yaml:22 ConfigMap/cm22: kpt-live-action.dev/conflicts: field manager "x" listed in both: a manager\'s fields are either taken over or kept, not both',
+    ]);
+    expect(result.errors[0].fix).toBe(
+      'write a mode (take-hand-edits, fail, force) and/or take=MANAGER, keep=MANAGER, separated by commas or spaces, e.g. "kpt-live-action.dev/conflicts: keep=kubectl-label"',
+    );
+  });
+});
