@@ -120,14 +120,15 @@ export class RolloutWatch {
   /** What the feeds show of the namespace; undefined until they have listed (or when they may not). */
   private snapshot(namespace: string, kind: WorkloadKind): RolloutSnapshot | undefined {
     const feeds = this.feedsFor(namespace);
+    const pods = feeds.pods?.objects();
+    if (!pods) return undefined;
+    // ReplicaSets only once pods could be listed: a namespace that refuses pods needs none, and says so once
     if (kind === 'Deployment' && !feeds.startedReplicaSets) {
       feeds.startedReplicaSets = true;
       void this.startFeed(namespace, 'apps/v1', 'ReplicaSet', 'replicasets', (f) => {
         feeds.replicaSets = f;
       });
     }
-    const pods = feeds.pods?.objects();
-    if (!pods) return undefined;
     const replicaSets = kind === 'Deployment' ? feeds.replicaSets?.objects() : [];
     if (!replicaSets) return undefined;
     const scaleUpRefused = new Map<string, string>();
@@ -208,9 +209,8 @@ export class RolloutWatch {
   }
 
   private notice(namespace: string, resource: string): void {
-    const key = `${namespace}/${resource}`;
-    if (this.memory.noticed.has(key)) return;
-    this.memory.noticed.add(key);
+    if (this.memory.noticed.has(namespace)) return;
+    this.memory.noticed.add(namespace);
     this.hooks.onNotice?.(
       `fail-fast is off in namespace ${namespace}: the credentials may not list and watch ${resource} there, ` +
         'so rollouts there are waited for as kpt does (until Current, the progress deadline or the timeout)',
