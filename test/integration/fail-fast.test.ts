@@ -79,7 +79,7 @@ describe('fail-fast', () => {
 
     pkg.rewrite(five({ image: 'example/app:2', behavior: 'crashloop' }));
     const started = Date.now();
-    const { result, events } = await runPkg(conn, pkg, 'apply', { reconcileTimeoutMs: 120_000 }, ns);
+    const { result, events } = await runPkg(conn, pkg, 'apply', { reconcileTimeoutMs: 90_000 }, ns);
     const elapsed = Date.now() - started;
     expect(result.exitCode).toBe(3);
     const deployments = result.run!.objects.filter((o) => o.id.kind === 'Deployment');

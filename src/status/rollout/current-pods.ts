@@ -25,7 +25,7 @@ function observedLatest(obj: KubeObject): boolean {
 }
 
 function ownedBy(pods: readonly KubeObject[], uid: string | undefined): KubeObject[] {
-  return uid ? pods.filter((p) => controllerUid(p) === uid && !p.metadata.deletionTimestamp) : [];
+  return uid ? pods.filter((p) => controllerUid(p) === uid) : [];
 }
 
 /**
@@ -38,7 +38,6 @@ function ownedBy(pods: readonly KubeObject[], uid: string | undefined): KubeObje
  * - DaemonSet: its pods labelled with the DaemonSet's template generation (the controller's own test for an
  *   updated pod, without reading ControllerRevisions).
  * - Job: all its pods (a Job has one template).
- * Pods being deleted are left out.
  */
 export function currentRolloutPods(
   workload: KubeObject,
