@@ -24,8 +24,17 @@ function observedLatest(obj: KubeObject): boolean {
   return typeof generation === 'number' && observed === generation;
 }
 
-function ownedBy(pods: readonly KubeObject[], uid: string | undefined): KubeObject[] {
-  return uid ? pods.filter((p) => controllerUid(p) === uid) : [];
+/** Objects by the uid of their controller, so each workload finds its pods without a scan of all. */
+export function byController(objs: readonly KubeObject[]): Map<string, KubeObject[]> {
+  const index = new Map<string, KubeObject[]>();
+  for (const o of objs) {
+    const uid = controllerUid(o);
+    if (!uid) continue;
+    const list = index.get(uid);
+    if (list) list.push(o);
+    else index.set(uid, [o]);
+  }
+  return index;
 }
 
 /**
@@ -42,12 +51,13 @@ function ownedBy(pods: readonly KubeObject[], uid: string | undefined): KubeObje
 export function currentRolloutPods(
   workload: KubeObject,
   kind: WorkloadKind,
-  pods: readonly KubeObject[],
+  podsByController: ReadonlyMap<string, readonly KubeObject[]>,
   replicaSets: readonly KubeObject[],
-): KubeObject[] | undefined {
+): readonly KubeObject[] | undefined {
+  const podsOf = (owner: string | undefined) => (owner ? (podsByController.get(owner) ?? []) : []);
   const uid = workload.metadata.uid;
   if (!uid) return undefined;
-  if (kind === 'Job') return ownedBy(pods, uid);
+  if (kind === 'Job') return podsOf(uid);
   if (!observedLatest(workload)) return undefined;
   switch (kind) {
     case 'Deployment': {
@@ -56,17 +66,17 @@ export function currentRolloutPods(
       const rs = replicaSets.find(
         (r) => controllerUid(r) === uid && r.metadata.annotations?.[RevisionAnnotation] === revision,
       );
-      return rs ? ownedBy(pods, rs.metadata.uid) : undefined;
+      return rs ? podsOf(rs.metadata.uid) : undefined;
     }
     case 'StatefulSet': {
       const revision = getPath(workload, ['status', 'updateRevision']);
       if (typeof revision !== 'string' || !revision) return undefined;
-      return ownedBy(pods, uid).filter((p) => p.metadata.labels?.[ControllerRevisionHashLabel] === revision);
+      return podsOf(uid).filter((p) => p.metadata.labels?.[ControllerRevisionHashLabel] === revision);
     }
     case 'DaemonSet': {
       const generation = workload.metadata.annotations?.[DaemonSetTemplateGeneration];
       if (!generation) return undefined;
-      return ownedBy(pods, uid).filter((p) => p.metadata.labels?.[PodTemplateGenerationLabel] === generation);
+      return podsOf(uid).filter((p) => p.metadata.labels?.[PodTemplateGenerationLabel] === generation);
     }
   }
 }

@@ -42,10 +42,13 @@ export function selectorQuery(workload: KubeObject): string | undefined {
   return parts.length ? parts.join(',') : undefined;
 }
 
+/** Past this many values an `in (...)` set makes a long URL that filters little: the namespace is read whole. */
+const MAX_SET = 50;
+
 /**
  * One `labelSelector` that every pod of these workloads matches, for a single LIST/WATCH of a namespace:
  * their own selector when they share one; `key in (v1,v2,...)` when every one has a `matchLabels` entry
- * under the same key (`app` in most packages); else undefined (the whole namespace). The answer may match
+ * under the same key (`app` in most packages), for up to 50 values; else undefined (the whole namespace). The answer may match
  * other pods too: the caller still picks each workload's pods by owner.
  */
 export function commonSelector(workloads: readonly KubeObject[]): string | undefined {
@@ -61,5 +64,5 @@ export function commonSelector(workloads: readonly KubeObject[]): string | undef
     .find((key) => sets.every((s) => typeof s[key] === 'string'));
   if (!shared) return undefined;
   const values = [...new Set(sets.map((s) => s[shared] as string))].sort();
-  return `${shared} in (${values.join(',')})`;
+  return values.length <= MAX_SET ? `${shared} in (${values.join(',')})` : undefined;
 }

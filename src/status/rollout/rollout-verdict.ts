@@ -1,6 +1,6 @@
 import { getPath, isRecord, type KubeObject } from '../../common/kube-object.js';
 import type { StatusResult } from '../types.js';
-import { currentRolloutPods } from './current-pods.js';
+import { byController, currentRolloutPods } from './current-pods.js';
 import { describeProblem, type PodProblem, podProblems } from './pod-problem.js';
 import {
   DefaultFailFastThresholds,
@@ -16,6 +16,8 @@ export interface RolloutSnapshot {
   replicaSets: readonly KubeObject[];
   /** `NotTriggerScaleUp` messages of the cluster-autoscaler, by pod uid. */
   scaleUpRefused: ReadonlyMap<string, string>;
+  /** `pods` by their controller's uid, when the caller keeps one (else made here). */
+  podsByController?: ReadonlyMap<string, readonly KubeObject[]>;
 }
 
 export interface RolloutVerdictOptions {
@@ -94,7 +96,12 @@ export function rolloutVerdict(
 ): RolloutVerdict {
   const kind = workloadKind(workload);
   if (!kind || failFastOptedOut(workload)) return { result: kstatus };
-  const pods = currentRolloutPods(workload, kind, snapshot.pods, snapshot.replicaSets);
+  const pods = currentRolloutPods(
+    workload,
+    kind,
+    snapshot.podsByController ?? byController(snapshot.pods),
+    snapshot.replicaSets,
+  );
   if (!pods) return { result: kstatus };
   if (kind === 'Job') {
     const failed = options.waitForJobs && kstatus.status === 'Failed' && kstatus.reason === 'JobFailed';

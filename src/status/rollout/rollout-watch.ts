@@ -2,6 +2,7 @@ import type { KubeObject } from '../../common/kube-object.js';
 import type { ClusterClient } from '../../kube/cluster-client.js';
 import type { ResourceInfo } from '../../kube/discovery.js';
 import type { StatusResult } from '../types.js';
+import { byController } from './current-pods.js';
 import { commonSelector } from './label-selector.js';
 import { type RolloutSnapshot, rolloutVerdict } from './rollout-verdict.js';
 import { SelectorFeed } from './selector-feed.js';
@@ -36,6 +37,8 @@ const memories = new WeakMap<object, RunMemory>();
 
 /** One namespace's feeds: pods, ReplicaSets (for Deployments), autoscaler events (once a pod is unschedulable). */
 interface NamespaceFeeds {
+  /** What the feeds showed last, kept until one of them changes. */
+  snapshot?: RolloutSnapshot;
   pods?: SelectorFeed;
   replicaSets?: SelectorFeed;
   events?: SelectorFeed;
@@ -129,14 +132,21 @@ export class RolloutWatch {
         feeds.replicaSets = f;
       });
     }
-    const replicaSets = kind === 'Deployment' ? feeds.replicaSets?.objects() : [];
-    if (!replicaSets) return undefined;
+    const replicaSets = feeds.replicaSets?.objects();
+    if (kind === 'Deployment' && !replicaSets) return undefined;
+    if (feeds.snapshot) return feeds.snapshot;
     const scaleUpRefused = new Map<string, string>();
     for (const ev of feeds.events?.objects() ?? []) {
       const uid = (ev.involvedObject as { uid?: unknown } | undefined)?.uid;
       if (typeof uid === 'string' && typeof ev.message === 'string') scaleUpRefused.set(uid, ev.message);
     }
-    return { pods, replicaSets, scaleUpRefused };
+    feeds.snapshot = {
+      pods,
+      replicaSets: replicaSets ?? [],
+      scaleUpRefused,
+      podsByController: byController(pods),
+    };
+    return feeds.snapshot;
   }
 
   private feedsFor(namespace: string): NamespaceFeeds {
@@ -220,6 +230,8 @@ export class RolloutWatch {
   /** Feeds of a namespace changed: judge its targets again, once per burst of watch events. */
   private changed(namespace: string): void {
     if (this.stopped) return;
+    const feeds = this.namespaces.get(namespace);
+    if (feeds) feeds.snapshot = undefined;
     this.pending.add(namespace);
     this.flush ??= setImmediate(() => {
       this.flush = undefined;

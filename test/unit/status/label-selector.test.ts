@@ -46,6 +46,12 @@ describe('commonSelector (one LIST/WATCH of pods for all workloads of a namespac
     ).toBe('app in (api,web,worker)');
   });
 
+  it('reads the namespace whole rather than send a set of more than 50 values', () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => workload(`{matchLabels: {app: w${i}}}`));
+    expect(commonSelector(many(50))).toMatch(/^app in \(/);
+    expect(commonSelector(many(51))).toBeUndefined();
+  });
+
   it('is undefined (whole namespace) when no key is shared, or for no workloads', () => {
     expect(
       commonSelector([workload('{matchLabels: {app: web}}'), workload('{matchLabels: {name: api}}')]),
