@@ -1,20 +1,41 @@
+import { type PodScript, parseDelay, runScript, setPodStatusWithRetry } from './pod-script.js';
 import type { RestClient } from './rest.js';
 
 /**
  * Stands in for a kubelet on the test control plane (there is none): one Ready Node, Pods driven through
  * their `status` subresource, terminating Pods removed, and PersistentVolumeClaims bound to static
- * PersistentVolumes that the real binder in kube-controller-manager binds.
+ * PersistentVolumes that the real binder in kube-controller-manager binds. It also plays kube-scheduler's
+ * and cluster-autoscaler's part for Pods that cannot be scheduled.
  *
- * Conventions, as an annotation on a Pod (or a Pod template):
+ * Conventions, as annotations on a Pod (or a Pod template):
  *   sim.kpt-live-action.dev/behavior: ready        (default) Running and Ready
  *                                     never-ready   Running, never Ready
- *                                     crashloop     Running, a container waiting in CrashLoopBackOff
+ *                                     crashloop     Running; the containers crash and wait in CrashLoopBackOff
+ *                                                   with the kubelet's message, restartCount growing with a
+ *                                                   doubling back-off (1, 2, 3 at 0, 1, 3 back-offs), the last
+ *                                                   exit (1, Error) in lastState
+ *                                     image-not-found  Pending; ErrImagePull and ImagePullBackOff in turns with
+ *                                                   containerd's message for a tag the registry does not have
+ *                                     image-pull-error Pending; the same with a registry's 429 (transient)
+ *                                     invalid-image Pending; InvalidImageName (the reference parser's message)
+ *                                     config-error  Pending; CreateContainerConfigError while a Secret or
+ *                                                   ConfigMap (or key) the containers' env needs is missing,
+ *                                                   looked up again every back-off; then Running and Ready
+ *                                     unschedulable Pending; PodScheduled=False, reason Unschedulable, with
+ *                                                   kube-scheduler's message
+ *                                     no-scale-up   unschedulable, plus cluster-autoscaler's NotTriggerScaleUp
+ *                                                   event for the Pod
  *                                     succeed       phase Succeeded (default for Pods owned by a Job)
  *                                     fail          phase Failed
  *   sim.kpt-live-action.dev/delay: "2s"            wait this long before reporting
+ *   sim.kpt-live-action.dev/backoff: "1s"          the first back-off (a real kubelet's is 10 s, doubling to
+ *                                                   5 min): default 1s, doubling to 30 times it
+ *   sim.kpt-live-action.dev/recover-after: "5s"    a failing behaviour turns Running and Ready this long after
+ *                                                   its first report (an image pushed, a node added)
  */
 export const BehaviorAnnotation = 'sim.kpt-live-action.dev/behavior';
 export const DelayAnnotation = 'sim.kpt-live-action.dev/delay';
+export { BackOffAnnotation, RecoverAfterAnnotation } from './pod-script.js';
 export const NodeName = 'sim-node';
 
 // biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
@@ -24,18 +45,35 @@ export interface KubeletSimulator {
   stop(): void;
 }
 
+/** Behaviours reported once; the others run a script of status changes (see PodScript). */
+const OneShot = new Set(['ready', 'never-ready', 'succeed', 'fail']);
+
 export async function startKubeletSimulator(api: RestClient): Promise<KubeletSimulator> {
   await ensureNode(api);
   const handled = new Map<string, string>(); // pod uid → behaviour applied
+  const scripts = new Map<string, PodScript>(); // pod uid → its running script
   const boundClaims = new Set<string>();
   const watches: { stop(): void }[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let stopped = false;
 
+  const cancel = (uid: string) => {
+    const script = scripts.get(uid);
+    if (!script) return;
+    script.cancelled = true;
+    for (const t of script.timers) clearTimeout(t);
+    scripts.delete(uid);
+  };
+
   const onPod = (type: string, pod: Obj) => {
-    if (type === 'DELETED' || stopped) return;
+    if (stopped) return;
     const meta = pod.metadata;
+    if (type === 'DELETED') {
+      cancel(meta.uid);
+      return;
+    }
     if (meta.deletionTimestamp) {
+      cancel(meta.uid);
       // no kubelet confirms the shutdown: finish the graceful delete ourselves
       void api.request('DELETE', `/api/v1/namespaces/${meta.namespace}/pods/${meta.name}`, {
         kind: 'DeleteOptions',
@@ -49,11 +87,21 @@ export async function startKubeletSimulator(api: RestClient): Promise<KubeletSim
     const behavior = behaviorOf(pod);
     handled.set(meta.uid, behavior);
     const delay = parseDelay(meta.annotations?.[DelayAnnotation]);
+    if (OneShot.has(behavior)) {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        if (!stopped) void setPodStatusWithRetry(api, pod, behavior, () => stopped);
+      }, delay);
+      timers.add(timer);
+      return;
+    }
+    const script: PodScript = { cancelled: false, timers: new Set(), chain: Promise.resolve() };
+    scripts.set(meta.uid, script);
     const timer = setTimeout(() => {
-      timers.delete(timer);
-      if (!stopped) void setPodStatusWithRetry(api, pod, behavior, () => stopped);
+      script.timers.delete(timer);
+      void runScript(api, pod, behavior, script, () => stopped);
     }, delay);
-    timers.add(timer);
+    script.timers.add(timer);
   };
 
   const onClaim = (type: string, pvc: Obj) => {
@@ -78,6 +126,7 @@ export async function startKubeletSimulator(api: RestClient): Promise<KubeletSim
       stopped = true;
       for (const w of watches) w.stop();
       for (const t of timers) clearTimeout(t);
+      for (const uid of [...scripts.keys()]) cancel(uid);
     },
   };
 }
@@ -118,13 +167,6 @@ function behaviorOf(pod: Obj): string {
   return ownedByJob ? 'succeed' : 'ready';
 }
 
-function parseDelay(text: string | undefined): number {
-  if (!text) return 0;
-  const m = /^(\d+(?:\.\d+)?)(ms|s)?$/.exec(text.trim());
-  if (!m) return 0;
-  return Number(m[1]) * (m[2] === 'ms' ? 1 : 1000);
-}
-
 async function ensureNode(api: RestClient): Promise<void> {
   const res = await api.request('POST', '/api/v1/nodes', {
     apiVersion: 'v1',
@@ -156,69 +198,14 @@ async function ensureNode(api: RestClient): Promise<void> {
     },
     'application/merge-patch+json',
   );
-}
-
-/** A lost PATCH would leave the pod Pending forever (and its Deployment never ready): try again. */
-async function setPodStatusWithRetry(
-  api: RestClient,
-  pod: Obj,
-  behavior: string,
-  isStopped: () => boolean,
-): Promise<void> {
-  for (let attempt = 0; attempt < 20 && !isStopped(); attempt++) {
-    const status = await setPodStatus(api, pod, behavior).catch(() => 0);
-    if ((status >= 200 && status < 300) || status === 404) return;
-    await new Promise((r) => setTimeout(r, 100 * (attempt + 1)));
-  }
-}
-
-async function setPodStatus(api: RestClient, pod: Obj, behavior: string): Promise<number> {
-  const now = new Date().toISOString();
-  const containers: Obj[] = pod.spec.containers ?? [];
-  const cond = (type: string, status: boolean) => ({
-    type,
-    status: status ? 'True' : 'False',
-    lastTransitionTime: now,
-  });
-  const running = behavior === 'ready' || behavior === 'never-ready' || behavior === 'crashloop';
-  const ready = behavior === 'ready';
-  const phase = running ? 'Running' : behavior === 'fail' ? 'Failed' : 'Succeeded';
-  const containerStatuses = containers.map((c) => ({
-    name: c.name,
-    image: c.image,
-    imageID: `sim://${c.image}`,
-    ready,
-    started: running,
-    restartCount: behavior === 'crashloop' ? 3 : 0,
-    state:
-      behavior === 'crashloop'
-        ? { waiting: { reason: 'CrashLoopBackOff', message: 'simulated crash' } }
-        : running
-          ? { running: { startedAt: now } }
-          : {
-              terminated: {
-                exitCode: behavior === 'fail' ? 1 : 0,
-                reason: behavior === 'fail' ? 'Error' : 'Completed',
-                startedAt: now,
-                finishedAt: now,
-              },
-            },
-  }));
-  const status = {
-    phase,
-    hostIP: '127.0.0.1',
-    podIP: '10.244.0.10',
-    startTime: now,
-    conditions: [
-      cond('Initialized', true),
-      cond('Ready', ready),
-      cond('ContainersReady', ready),
-      cond('PodScheduled', true),
-    ],
-    containerStatuses,
-  };
-  const path = `/api/v1/namespaces/${pod.metadata.namespace}/pods/${pod.metadata.name}/status`;
-  return (await api.request('PATCH', path, { status }, 'application/merge-patch+json')).status;
+  // the API server taints a new Node not-ready; the node lifecycle controller (not run here) lifts the taint
+  // once the Node is Ready, and DaemonSet pods do not tolerate it
+  await api.request(
+    'PATCH',
+    `/api/v1/nodes/${NodeName}`,
+    { spec: { taints: null } },
+    'application/merge-patch+json',
+  );
 }
 
 async function createVolumeFor(api: RestClient, pvc: Obj): Promise<void> {

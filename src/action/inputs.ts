@@ -172,6 +172,7 @@ export function parseInputs(): ActionInputs {
     wait: bool('wait', true),
     waitForJobs: bool('wait-for-jobs', false),
     waitForControllerMs,
+    failFast: bool('fail-fast', true),
     allowEmptyPrune: bool('allow-empty-prune', false),
     allowSkipped: bool('allow-skipped', false),
     exitEarly: bool('exit-early', false),

@@ -23,6 +23,12 @@ export interface RunOptions {
   waitForJobs: boolean;
   /** wait-for-controller grace period; 0 = off. */
   waitForControllerMs: number;
+  /**
+   * Fail a rollout whose new pods cannot succeed (crash loop, missing image, ...) as soon as that is known,
+   * naming the pod and the kubelet's reason, instead of waiting for the timeout. Default true; false is kpt's
+   * wait. Per object: annotation `kpt-live-action.dev/fail-fast: "false"`.
+   */
+  failFast: boolean;
   allowEmptyPrune: boolean;
   /**
    * Let objects skipped for a reason the user did not choose (another inventory owns them, a dependency
@@ -79,6 +85,7 @@ export function defaultRunOptions(overrides: Partial<RunOptions> = {}): RunOptio
     wait: true,
     waitForJobs: false,
     waitForControllerMs: 0,
+    failFast: true,
     allowEmptyPrune: false,
     allowSkipped: false,
     installResourceGroup: true,

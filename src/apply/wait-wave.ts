@@ -21,7 +21,7 @@ export async function waitWave(
   const waitOptions = {
     condition,
     timeoutMs,
-    status: { waitForJobs: state.options.waitForJobs },
+    status: { waitForJobs: state.options.waitForJobs, failFast: state.options.failFast },
     controllerGraceMs: state.options.waitForControllerMs,
   };
   const onOutcome = (r: WaitOutcome) => {
@@ -92,6 +92,7 @@ export async function waitWave(
     onStatus: (ref, r) => state.emit({ type: 'status', id: ref, status: r.status, message: r.message }),
     onPending: (ref) => state.emit({ type: 'wait', group, id: ref, status: 'Pending' }),
     onOutcome,
+    onNotice: (message) => onProgress?.(`note: ${message}`),
     onProgress: (pending, elapsed) =>
       onProgress?.(
         `waiting ${formatDuration(elapsed)} for ${pending.length} object(s): ` +

@@ -30,6 +30,7 @@ export interface RunFlags extends ConflictFlags {
   wait?: boolean;
   waitForJobs?: boolean;
   waitForController?: number;
+  failFast?: boolean;
   installResourceGroup?: boolean;
   showStatusEvents?: boolean;
   statusPolicy?: StatusPolicy;
@@ -169,6 +170,10 @@ export function addApplyFlags(cmd: Command): Command {
       "dry-run every object before the first write, the first wave's new ones and those proven unchanged too (one request more each)",
     )
     .option('--exit-early', "stop at the first wave with a failure (kapp's exit-early-on-apply-error)")
+    .option(
+      '--no-fail-fast',
+      'wait for a rollout whose new pods crash-loop or cannot pull their image until the timeout, as kpt does (default: fail it at once, naming the pod and the kubelet\'s reason; per object: annotation kpt-live-action.dev/fail-fast: "false")',
+    )
     .addOption(
       new Option(
         '--apply-default-update-strategy <strategy>',
@@ -242,6 +247,7 @@ export function runOptionsFrom(flags: RunFlags): RunOptions {
     wait: flags.wait ?? o.wait,
     waitForJobs: flags.waitForJobs ?? o.waitForJobs,
     waitForControllerMs: flags.waitForController ?? o.waitForControllerMs,
+    failFast: flags.failFast ?? o.failFast,
     allowEmptyPrune: flags.allowEmptyPrune ?? o.allowEmptyPrune,
     allowSkipped: flags.allowSkipped ?? o.allowSkipped,
     installResourceGroup: flags.installResourceGroup ?? o.installResourceGroup,
@@ -263,6 +269,7 @@ const BOOL_FLAGS: Record<string, { on?: string; off?: string }> = {
   'allow-empty-prune': { on: '--allow-empty-prune' },
   'allow-skipped': { on: '--allow-skipped' },
   'exit-early': { on: '--exit-early' },
+  'fail-fast': { off: '--no-fail-fast' },
   preflight: { off: '--no-preflight' },
   'allow-stale': { on: '--allow-stale' },
   'wait-for-jobs': { on: '--wait-for-jobs' },

@@ -9,6 +9,8 @@ export const Annotations = {
   KappUpdateStrategy: 'kapp.k14s.io/update-strategy',
   KappDeleteStrategy: 'kapp.k14s.io/delete-strategy',
   KappDisableWait: 'kapp.k14s.io/disable-wait',
+  /** `"false"` on a Deployment, StatefulSet, DaemonSet or Job: wait for it as kpt does (no fail-fast). */
+  FailFast: 'kpt-live-action.dev/fail-fast',
 } as const;
 
 export const Labels = {

@@ -23,8 +23,13 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
-export interface ListOptions {
+/** Which objects a LIST or WATCH returns (the API's `labelSelector` and `fieldSelector`). */
+export interface SelectorOptions {
   labelSelector?: string;
+  fieldSelector?: string;
+}
+
+export interface ListOptions extends SelectorOptions {
   /** Ask for PartialObjectMetadata only (names, labels, annotations, uid): much smaller answers. */
   metadataOnly?: boolean;
 }
@@ -66,6 +71,7 @@ export interface ClusterClient {
     resourceVersion: string,
     onEvent: (event: WatchEvent) => void,
     onEnd: (err?: Error) => void,
+    options?: SelectorOptions,
   ): Promise<{ stop(): void }>;
   close(): void;
 }
@@ -156,7 +162,8 @@ export function createClusterClient(http: HttpClient): ClusterClient {
         : undefined;
       const res = await http.request<{ items: KubeObject[]; metadata: { resourceVersion: string } }>(
         'GET',
-        resourcePath(info, namespace) + query({ labelSelector: options.labelSelector }),
+        resourcePath(info, namespace) +
+          query({ labelSelector: options.labelSelector, fieldSelector: options.fieldSelector }),
         { idempotent: true, accept, what: `list ${label(info)}${namespace ? ` in ${namespace}` : ''}` },
       );
       return { items: res.items ?? [], resourceVersion: res.metadata.resourceVersion };
@@ -282,10 +289,17 @@ export function createClusterClient(http: HttpClient): ClusterClient {
       }
     },
 
-    watch(info, namespace, resourceVersion, onEvent, onEnd) {
+    watch(info, namespace, resourceVersion, onEvent, onEnd, options = {}) {
       const path =
         resourcePath(info, namespace) +
-        query({ watch: 'true', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: '300' });
+        query({
+          labelSelector: options.labelSelector,
+          fieldSelector: options.fieldSelector,
+          watch: 'true',
+          resourceVersion,
+          allowWatchBookmarks: 'true',
+          timeoutSeconds: '300',
+        });
       return http.watch(path, onEvent, onEnd);
     },
 

@@ -28,7 +28,8 @@ export class ObjectWatcher {
   private stopped = false;
 
   constructor(
-    private readonly client: ClusterClient,
+    /** The run's cluster client (fail-fast lists pods through it). */
+    readonly client: ClusterClient,
     private readonly options: { pollMs?: number } = {},
   ) {}
 

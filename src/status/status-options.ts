@@ -1,4 +1,5 @@
 import type { KubeObject } from '../common/kube-object.js';
+import type { FailFastThresholds } from './rollout/thresholds.js';
 import type { StatusResult } from './types.js';
 
 /** Switches that change kstatus' answer; all off by default so kpt's semantics hold unless asked. */
@@ -13,6 +14,14 @@ export interface StatusOptions {
    * its creation). Defaults to `Date.now()`; tests pass it so the result depends only on the input.
    */
   now?: number;
+  /**
+   * Fail-fast (on by default in a run, off here so kpt's semantics hold unless asked): while waiting, a
+   * Deployment, StatefulSet or DaemonSet whose new pods cannot succeed is Failed with the pod's reason, and a
+   * Job failed under `waitForJobs` names why. Needs the waiter's pod feeds: computeStatus alone ignores it.
+   */
+  failFast?: boolean;
+  /** Fail-fast's thresholds, when not the documented defaults (tests, benches). */
+  failFastThresholds?: Partial<FailFastThresholds>;
 }
 
 /** One kind's rule: the object's status from its own fields, after the generic rules found nothing. */

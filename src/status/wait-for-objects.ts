@@ -3,6 +3,7 @@ import { idKey } from '../common/object-id.js';
 import type { ObjectRef } from '../kube/cluster-client.js';
 import { computeStatus } from './compute-status.js';
 import type { ObjectWatcher } from './object-watcher.js';
+import { RolloutWatch } from './rollout/rollout-watch.js';
 import type { StatusOptions } from './status-options.js';
 import type { KStatus, StatusResult, WaitStatus } from './types.js';
 import { awaitingController } from './wait-for-controller.js';
@@ -36,6 +37,8 @@ export interface WaitOptions {
   /** Called at most every `progressEveryMs` with what is still pending and why. */
   onProgress?: (pending: { ref: ObjectRef; status: KStatus; message: string }[], elapsedMs: number) => void;
   progressEveryMs?: number;
+  /** Something the user should know about the wait itself (fail-fast cannot read pods in a namespace). */
+  onNotice?: (message: string) => void;
 }
 
 export interface WaitOutcome {
@@ -43,6 +46,12 @@ export interface WaitOutcome {
   status: Exclude<WaitStatus, 'Pending' | 'Skipped'>;
   /** The last status seen, for messages ("Ready: 0/2", "Progress deadline exceeded"). */
   last: StatusResult;
+}
+
+/** True when the watcher's copy predates the generation the apply returned (the cache lags the write). */
+function olderThanApplied(target: WaitTarget, obj: KubeObject): boolean {
+  const gen = obj.metadata.generation;
+  return target.appliedGeneration !== undefined && typeof gen === 'number' && gen < target.appliedGeneration;
 }
 
 /** The status of one observation with respect to a target, before the condition is checked. */
@@ -58,8 +67,7 @@ export function observe(
     if (target.uid && obj.metadata.uid && obj.metadata.uid !== target.uid) {
       return { status: 'Failed', message: `object was replaced (UID changed from ${target.uid})` };
     }
-    const gen = obj.metadata.generation;
-    if (target.appliedGeneration !== undefined && typeof gen === 'number' && gen < target.appliedGeneration) {
+    if (olderThanApplied(target, obj)) {
       return {
         status: 'InProgress',
         message: `waiting for generation ${target.appliedGeneration} to be observed`,
@@ -81,6 +89,8 @@ export function observe(
 /**
  * Waits until every target meets the condition (Current, or NotFound for deletes). A target that turns
  * Failed stops blocking and is reported Failed; what is left when the timeout passes is reported Timeout.
+ * With `status.failFast`, workloads whose new pods cannot succeed turn Failed too (RolloutWatch), from pod
+ * feeds that live as long as this wait.
  */
 export async function waitForObjects(
   watcher: ObjectWatcher,
@@ -97,9 +107,32 @@ export async function waitForObjects(
     const timers: NodeJS.Timeout[] = [];
     let done = false;
     let initial = true;
+    const rollouts =
+      opts.status?.failFast && opts.condition === 'Current'
+        ? new RolloutWatch(
+            watcher.client,
+            {
+              workloadsIn: (namespace) =>
+                targets.flatMap((t) => {
+                  const obj = t.ref.namespace === namespace ? watcher.get(t.ref) : undefined;
+                  return obj ? [obj] : [];
+                }),
+              reevaluate: (keys) => {
+                for (const key of keys) evaluate(key);
+              },
+              onNotice: opts.onNotice,
+              run: watcher,
+            },
+            {
+              waitForJobs: opts.status.waitForJobs,
+              thresholds: opts.status.failFastThresholds,
+            },
+          )
+        : undefined;
     const finish = () => {
       if (done) return;
       done = true;
+      rollouts?.stop();
       unsubscribe();
       for (const t of timers) clearTimeout(t);
       clearInterval(progress);
@@ -110,7 +143,10 @@ export async function waitForObjects(
     const evaluate = (key: string) => {
       const target = byKey.get(key);
       if (!target || outcomes.has(key) || done) return;
-      const result = observe(target, watcher.get(target.ref), opts, Date.now() - start);
+      const obj = watcher.get(target.ref);
+      let result = observe(target, obj, opts, Date.now() - start);
+      // never judge the pods of a cached object older than our write: they are the previous rollout's
+      if (rollouts && obj && !olderThanApplied(target, obj)) result = rollouts.judge(key, obj, result);
       const prev = last.get(key);
       if (!prev || prev.status !== result.status || prev.message !== result.message) {
         last.set(key, result);

@@ -22,6 +22,7 @@ describe('parseInputs', () => {
       wait: true,
       waitForJobs: false,
       waitForControllerMs: 0,
+      failFast: true,
       allowEmptyPrune: false,
       allowSkipped: false,
       forceConflicts: false,
@@ -155,6 +156,7 @@ describe('parseInputs', () => {
       'inventory-policy': 'force-adopt',
       'wait-for-controller': '15s',
       'wait-for-jobs': 'true',
+      'fail-fast': 'false',
       'apply-default-update-strategy': 'fallback-on-replace',
       'history-limit': '5',
       'status-policy': 'none',
@@ -169,6 +171,7 @@ describe('parseInputs', () => {
       inventoryPolicy: 'force-adopt',
       waitForControllerMs: 15_000,
       waitForJobs: true,
+      failFast: false,
       defaultUpdateStrategy: 'fallback-on-replace',
       statusPolicy: 'none',
     });
@@ -183,6 +186,7 @@ describe('parseInputs', () => {
     ],
     ['reconcile-timeout', '10x', /Invalid input 'reconcile-timeout': "10x" \(expected a duration/],
     ['prune', 'yes', /Invalid input 'prune': "yes" \(accepted: true, false\)/],
+    ['fail-fast', 'off', /Invalid input 'fail-fast': "off" \(accepted: true, false\)/],
     [
       'inventory-policy',
       'loose',

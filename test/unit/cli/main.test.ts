@@ -64,6 +64,7 @@ describe('kpt-live main', () => {
         '--progress',
         '--status-policy',
         '--allow-skipped',
+        '--no-fail-fast',
       ],
     ],
     [
@@ -173,6 +174,7 @@ describe('kpt-live main', () => {
         '--no-wait',
         '--wait-for-jobs',
         '--wait-for-controller=15s',
+        '--no-fail-fast',
         '-n',
         'ns',
         '--context',
