@@ -22,7 +22,7 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
-          setupFiles: ['test/support/load-yaml.ts'],
+          // no yaml preload here (unit tests have one): the product's own entry points must load it
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 900_000,

@@ -6,9 +6,9 @@ import { explainApplyError } from './apply-error.js';
 import { type Decision, writeOutcome } from './decision.js';
 import type { ApplyOperation } from './events.js';
 import { withOwner } from './owner-lookup.js';
+import { type Written, writeDecided } from './ownership-write.js';
 import type { RunState } from './run-state.js';
 import type { SkipReason } from './skip-reason.js';
-import { takeOverClientSideFields } from './takeover-patch.js';
 import { deleteForReplace, immutableFields, updateStrategyOf } from './update-strategy.js';
 
 /** What carrying out one object's decision did. */
@@ -33,29 +33,25 @@ export async function carryOut(state: RunState, id: ObjectId, d: Decision): Prom
     if (d.action !== 'create' && d.action !== 'configure') return await carriedInDryRun(state, d);
     const info = d.info ?? (await resolveNewKind(state, manifest));
     if (!info) throw new UnknownKindError(manifest.apiVersion, manifest.kind);
-    if (live && d.takenOver) {
-      const ref = { ...idOf(manifest), apiVersion: manifest.apiVersion };
-      await takeOverClientSideFields(state.client, ref, live, state.options.fieldManager);
-    }
-    let written: KubeObject;
+    let w: Written;
     try {
-      written = await write(state, manifest);
+      w = await writeDecided(state, id, d);
     } catch (err) {
       const fields = immutableFields(err);
-      if (
-        live &&
-        fields &&
-        updateStrategyOf(manifest, state.options.defaultUpdateStrategy) === 'fallback-on-replace'
-      )
+      const strategy = updateStrategyOf(manifest, state.options.defaultUpdateStrategy);
+      if (live && fields && strategy === 'fallback-on-replace')
         return await replace(state, live, manifest, info);
       throw err;
     }
-    return {
-      status: 'Successful',
-      operation: writeOutcome(live, written, !!d.takenOver),
-      object: written,
-      info,
-    };
+    if ('decided' in w) {
+      // read again, the object needs no write after all (unchanged), or now fails (a co-owner's conflict)
+      state.decisions.set(idKey(id), w.decided);
+      return w.decided.action === 'replace'
+        ? await replace(state, live!, manifest, info)
+        : await carriedInDryRun(state, w.decided);
+    }
+    const moved = !!w.decision.takenOver || !!w.decision.ownership?.managedFields;
+    return { status: 'Successful', operation: writeOutcome(live, w.written, moved), object: w.written, info };
   } catch (err) {
     return { status: 'Failed', error: explainApplyError(err).message };
   }
@@ -71,6 +67,7 @@ async function replace(
   return { status: 'Successful', operation: 'replaced', object: await write(state, manifest), info };
 }
 
+/** A create after a delete: nobody else holds a field of a new object. */
 function write(state: RunState, manifest: KubeObject): Promise<KubeObject> {
   return state.client.apply(manifest, {
     fieldManager: state.options.fieldManager,

@@ -1,27 +1,13 @@
 import { type KubeObject, splitApiVersion } from '../common/kube-object.js';
-import { idKey, idOf, type ObjectId } from '../common/object-id.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
 import { applyBlockedBy } from '../inventory/ownership.js';
-import type { KubeApiError } from '../kube/api-error.js';
 import { dependenciesOf } from '../plan/plan.js';
-import {
-  ApplyRejection,
-  conflictMessage,
-  explainApplyError,
-  fieldConflicts,
-  isUnanswered,
-} from './apply-error.js';
+import { explainApplyError, isUnanswered } from './apply-error.js';
+import { askServer } from './ask-server.js';
 import { takeoverManagers } from './client-side-takeover.js';
-import {
-  type Decision,
-  decideFromAnswer,
-  decideLocally,
-  type ObjectFacts,
-  type ServerAnswer,
-  unjudged,
-} from './decision.js';
+import { type Decision, decideFromAnswer, decideLocally, type ObjectFacts, unjudged } from './decision.js';
 import { provenNoOp } from './proven-no-op.js';
 import type { RunState } from './run-state.js';
-import { patchTowards, takeoverRemovals, withoutPaths } from './simulate-takeover.js';
 import type { SkipReason } from './skip-reason.js';
 import { updateStrategyOf } from './update-strategy.js';
 
@@ -67,13 +53,18 @@ export function missingPrerequisite(state: RunState, id: ObjectId): ObjectId | u
  * about it (decideLocally), then, when only the server can tell and the run's ask policy says so, the
  * server's answer to a dry-run apply (decideFromAnswer). Sends only dry-runs; never throws.
  */
-export async function decideObject(state: RunState, id: ObjectId): Promise<Decision> {
+export async function decideObject(
+  state: RunState,
+  id: ObjectId,
+  /** The object as read again (a write found it changed since the run's read); the server is always asked. */
+  fresh?: KubeObject | null,
+): Promise<Decision> {
   try {
-    const facts = await factsOf(state, id);
+    const facts = await factsOf(state, id, fresh);
     const local = decideLocally(facts);
     if (local) return local;
-    if (!asks(state, id)) return unjudged(facts);
-    return decideFromAnswer(facts, await askServer(state, facts));
+    if (fresh === undefined && !asks(state, id)) return unjudged(facts);
+    return decideFromAnswer(facts, await askServer(state, facts.manifest, facts.live));
   } catch (err) {
     // discovery could not be read: the server never judged the object
     return {
@@ -85,10 +76,10 @@ export async function decideObject(state: RunState, id: ObjectId): Promise<Decis
   }
 }
 
-async function factsOf(state: RunState, id: ObjectId): Promise<ObjectFacts> {
+async function factsOf(state: RunState, id: ObjectId, fresh?: KubeObject | null): Promise<ObjectFacts> {
   const key = idKey(id);
   const manifest = state.manifests.get(key)!;
-  const live = state.live.get(key) ?? undefined;
+  const live = (fresh === undefined ? state.live.get(key) : fresh) ?? undefined;
   const { fieldManager } = state.options;
   const base = { id, manifest, live, fieldManager, crdInPackage: false, provenUnchanged: false };
   const skip = applySkip(state, id);
@@ -106,7 +97,7 @@ async function factsOf(state: RunState, id: ObjectId): Promise<ObjectFacts> {
   const takenOver = absorbed.size > 0 ? [...absorbed].sort() : undefined;
   // what our own last apply left in place needs no dry-run to be known unchanged (an exhaustive preview and
   // `preflight: all` ask the server about every object all the same)
-  const exhaustive = state.ask.kind === 'all' && state.ask.exhaustive;
+  const exhaustive = (state.ask.kind === 'all' && state.ask.exhaustive) || fresh !== undefined;
   const provenUnchanged = !!live && !takenOver && !exhaustive && provenNoOp(live, manifest, fieldManager);
   return {
     ...base,
@@ -157,54 +148,6 @@ export function preflightSample(state: RunState): Set<string> {
   }
   samples.set(state, sample);
   return sample;
-}
-
-/**
- * The server's answer to the dry-run apply, with apply's client-side takeover simulated: a dry-run cannot
- * carry the takeover, so the conflicts it would absorb are forced (the others are apply's too), and the
- * fields the takeover would hand to us and nobody keeps are removed from the answer (simulate-takeover.ts).
- */
-async function askServer(state: RunState, f: ObjectFacts): Promise<ServerAnswer> {
-  const absorbed = new Set(f.takenOver ?? []);
-  try {
-    let object = await dryRunApply(state, f.manifest).catch((err: unknown) => {
-      const conflicts = fieldConflicts(err);
-      if (!conflicts || absorbed.size === 0) throw err;
-      const left = conflicts.filter(
-        (c) => c.operation !== 'Update' || !!c.subresource || !absorbed.has(c.manager),
-      );
-      if (left.length > 0) throw new ApplyRejection(err as KubeApiError, conflictMessage(left), left);
-      return dryRunApply(state, f.manifest, true);
-    });
-    if (f.live && absorbed.size > 0) object = await afterTakeover(state, f.live, object, absorbed);
-    return { object };
-  } catch (error) {
-    return { error };
-  }
-}
-
-function dryRunApply(state: RunState, manifest: KubeObject, force = false): Promise<KubeObject> {
-  return state.client.apply(manifest, {
-    fieldManager: state.options.fieldManager,
-    force: force || state.options.forceConflicts,
-    dryRun: true,
-  });
-}
-
-/** The dry-run answer as apply will leave the object: taken-over fields it no longer sets removed, then defaulted. */
-async function afterTakeover(
-  state: RunState,
-  live: KubeObject,
-  dryRun: KubeObject,
-  absorbed: Set<string>,
-): Promise<KubeObject> {
-  const removals = takeoverRemovals(dryRun, absorbed);
-  if (removals.length === 0) return dryRun;
-  const ops = patchTowards(live, withoutPaths(dryRun, removals));
-  return state.client.jsonPatch({ ...idOf(live), apiVersion: dryRun.apiVersion }, ops, {
-    dryRun: true,
-    fieldManager: state.options.fieldManager,
-  });
 }
 
 function crdInPackage(state: RunState, manifest: KubeObject): boolean {

@@ -1,6 +1,7 @@
 import { Annotations } from '../common/constants.js';
 import type { KubeObject } from '../common/kube-object.js';
 import { type ObjectId, shortName } from '../common/object-id.js';
+import type { OwnershipDecision } from '../inventory/field-owners.js';
 import { UnknownKindError } from '../kube/cluster-client.js';
 import type { ResourceInfo } from '../kube/discovery.js';
 import { explainApplyError, isUnanswered } from './apply-error.js';
@@ -45,6 +46,11 @@ export interface Decision {
   unanswered?: boolean;
   /** The client-side apply managers whose fields move to our field manager before the apply. */
   takenOver?: string[];
+  /**
+   * The ownership rule's verdict on the fields other managers hold (field-owners.ts): what is taken back
+   * from a hand edit, released by a previous owner, or a conflict; and what apply writes to move them.
+   */
+  ownership?: OwnershipDecision;
   /** Discovery's answer for its kind (undefined: not served yet, its CRD comes with this package). */
   info?: ResourceInfo;
 }
@@ -122,8 +128,13 @@ export function unjudged(f: ObjectFacts): Decision {
   };
 }
 
-/** The server's answer to the dry-run of the apply (with apply's takeover simulated), or its refusal. */
-export type ServerAnswer = { object: KubeObject } | { error: unknown };
+/**
+ * The server's answer to the dry-run of the apply (ask-server.ts: with the ownership rule applied and
+ * apply's takeover simulated), or its refusal.
+ */
+export type ServerAnswer =
+  | { object: KubeObject; ownership?: OwnershipDecision }
+  | { error: unknown; ownership?: OwnershipDecision };
 
 /**
  * The decision from the server's answer to the dry-run apply: a create, a configure, an unchanged object
@@ -149,16 +160,35 @@ export function decideFromAnswer(f: ObjectFacts, answer: ServerAnswer): Decision
       reason: explainApplyError(answer.error).message,
       unanswered: isUnanswered(answer.error),
       info,
+      ...(answer.ownership ? { ownership: answer.ownership } : {}),
     };
   }
-  const object = answer.object;
+  const { object, ownership } = answer;
   if (!f.live) return { action: 'create', object, validated: true, info };
+  const owned = ownership?.fields.length || ownership?.managedFields ? { ownership } : {};
   if (f.takenOver) {
     const reason = `field ownership moves from ${f.takenOver.join(', ')} (client-side apply) to ${f.fieldManager}`;
-    return { action: 'configure', object, validated: true, takenOver: f.takenOver, reason, info };
+    return { action: 'configure', object, validated: true, takenOver: f.takenOver, reason, info, ...owned };
   }
+  // a field released to us keeps its value: the write is the ownership's
+  if (ownership?.managedFields)
+    return {
+      action: 'configure',
+      object,
+      validated: true,
+      reason: ownershipReason(ownership),
+      info,
+      ...owned,
+    };
   const same = isNoOpApply(f.live, object, f.fieldManager);
-  return { action: same ? 'unchanged' : 'configure', object, validated: true, info };
+  return { action: same ? 'unchanged' : 'configure', object, validated: true, info, ...owned };
+}
+
+function ownershipReason(o: OwnershipDecision): string {
+  const released = [...new Set(o.fields.filter((d) => d.outcome === 'release').map((d) => d.manager))];
+  return released.length > 0
+    ? `field ownership moves from ${released.join(', ')} to this package`
+    : 'field ownership moves to this package';
 }
 
 /**

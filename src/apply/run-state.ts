@@ -71,7 +71,18 @@ export interface RunState {
  * Which objects a dry run asks the server about: `all` (a preview: every object it can judge; with
  * `exhaustive`, unchanged ones too), `sample` (the pre-flight's `auto`: see `preflightAsks`), `none`.
  */
-export type AskPolicy = { kind: 'all'; exhaustive: boolean } | { kind: 'sample' } | { kind: 'none' };
+export type AskPolicy =
+  | {
+      kind: 'all';
+      exhaustive: boolean;
+      /**
+       * Drift's reading of the ownership rule: a field a co-owner holds with another value is not apply's to
+       * change, so it is left at its live value instead of failing the object (see ask-server.ts).
+       */
+      keepCoOwners?: boolean;
+    }
+  | { kind: 'sample' }
+  | { kind: 'none' };
 
 export interface AppliedObject {
   uid?: string;

@@ -48,7 +48,15 @@ function previewDrift(o: PreviewObject): DriftObject | undefined {
     case 'prune':
       return { id: o.id, drift: 'prune', ...(o.reason ? { message: o.reason } : {}) };
     case 'configure':
-      return o.changes?.length ? { id: o.id, drift: 'configure', changes: o.changes } : undefined;
+      // with the hand edits apply reverts, naming who made them
+      return o.changes?.length
+        ? {
+            id: o.id,
+            drift: 'configure',
+            changes: o.changes,
+            ...(o.ownership?.length ? { message: o.ownership.join('; ') } : {}),
+          }
+        : undefined;
     case 'replace':
       return o.reason?.includes(`${Annotations.KappUpdateStrategy}: always-replace`)
         ? undefined

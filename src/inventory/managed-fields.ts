@@ -169,3 +169,25 @@ export function valueAtPath(obj: unknown, path: FieldPath): unknown {
   }
   return node;
 }
+
+/**
+ * Sets the value a FieldsV1 path names in a plain object, in place (nothing when its parent is not there;
+ * `undefined` removes the field or list item).
+ */
+export function setAtPath(obj: unknown, path: FieldPath, value: unknown): void {
+  if (path.length === 0) return;
+  const parent = valueAtPath(obj, path.slice(0, -1));
+  const step = path[path.length - 1];
+  if (step.startsWith('f:') && isRecord(parent)) {
+    if (value === undefined) delete parent[step.slice(2)];
+    else parent[step.slice(2)] = value;
+    return;
+  }
+  if (!Array.isArray(parent)) return;
+  const at = step.startsWith('i:')
+    ? Number(step.slice(2))
+    : parent.findIndex((item) => matchesStep(item, step));
+  if (at < 0 || at >= parent.length) return;
+  if (value === undefined) parent.splice(at, 1);
+  else parent[at] = value;
+}

@@ -48,7 +48,12 @@ export interface ApplyStepsResult {
  * reviewed one under `plan-drift: fail`, then carries out those decisions. Never throws.
  */
 export async function applySteps(
-  req: ClusterRunRequest & { objects: { object: KubeObject; source?: SourceRef }[]; gate?: PlanGate },
+  req: ClusterRunRequest & {
+    objects: { object: KubeObject; source?: SourceRef }[];
+    gate?: PlanGate;
+    /** Drift: a field a co-owner holds with another value is left as it is, not an error (AskPolicy). */
+    keepCoOwners?: boolean;
+  },
 ): Promise<ApplyStepsResult> {
   const startedAt = Date.now();
   try {
@@ -66,14 +71,18 @@ export async function applySteps(
     const engine: ApplyRequest = { ...req, input, cluster, rgServed };
     checkApplyInput(engine);
     if (req.dryRun) {
-      const exhaustive = req.options.preflight === 'all';
-      return { run: applyResult(await dryRunApply(engine, { kind: 'all', exhaustive })) };
+      const ask = {
+        kind: 'all' as const,
+        exhaustive: req.options.preflight === 'all',
+        keepCoOwners: req.keepCoOwners,
+      };
+      return { run: applyResult(await dryRunApply(engine, ask)) };
     }
     const pre = await dryRunApply({ ...engine, emit: () => {} }, askFor(req.options.preflight));
     const rejections = preflightRejections(pre);
     if (rejections.length > 0) throw new FatalRunError(formatRejections(pre, rejections));
     const planned = { outcomes: withDecisions(pre), plan: pre.plan, desired: [...pre.manifests.values()] };
-    const planCheck = req.gate && checkPlan(req.gate, plannedEntries(planned, req.options));
+    const planCheck = req.gate && checkPlan(req.gate, await plannedEntries(planned, req.options));
     if (planCheck?.refuse) throw new FatalRunError(planCheck.refuse);
     return { run: await carryOutApply(engine, pre), ...(planCheck ? { planCheck } : {}) };
   } catch (err) {

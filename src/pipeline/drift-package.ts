@@ -7,7 +7,6 @@ import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
 import { previewDocument } from '../preview/preview-document.js';
 import type { PreviewDocument } from '../preview/types.js';
-import { loadYaml } from '../startup/yaml-module.js';
 import { applySteps } from './cluster-run.js';
 import { settleHealth } from './drift-health.js';
 import { readPackageStatus } from './package-status.js';
@@ -91,9 +90,9 @@ export async function runDriftPackage(
       onProgress: o.onProgress,
     });
     health.catch(() => undefined);
-    // a field another manager took over (`kubectl edit`) is drift to report, not a conflict that stops
-    // the check: the dry run takes it back (it writes nothing) to show the value apply restores
-    const options = { ...o.options, forceConflicts: true };
+    // apply's ownership rule decides what is drift: a hand edit of a field the package sets is (the dry run
+    // takes it back, writing nothing, to show the value apply restores); a co-owner's field is not
+    const options = o.options;
     const { run } = await applySteps({
       client,
       inventory: inv,
@@ -102,13 +101,13 @@ export async function runDriftPackage(
       emit: () => {},
       signal: o.signal,
       dryRun: true,
+      keepCoOwners: true,
     });
     if (run.outcome === 'error' && !run.dryRun) {
       stopWaiting.abort();
       throw new Error(run.error);
     }
-    await loadYaml(); // the diff renders YAML
-    const preview = previewDocument(run, {
+    const preview = await previewDocument(run, {
       package: prepared.dir,
       allowSkipped: options.allowSkipped,
       fieldManager: options.fieldManager,

@@ -5,7 +5,6 @@ import type { InventoryRef } from '../inventory/inventory-types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { previewDocument } from '../preview/preview-document.js';
 import type { PreviewDocument } from '../preview/types.js';
-import { loadYaml } from '../startup/yaml-module.js';
 import { applySteps, destroySteps } from './cluster-run.js';
 import { takeLock } from './take-lock.js';
 
@@ -29,8 +28,7 @@ export async function previewRemoval(
     dryRun: true,
   });
   if (!run.dryRun) return { error: run.error ?? 'the preview failed' };
-  await loadYaml();
-  return previewDocument(run, {
+  return await previewDocument(run, {
     package: path,
     allowSkipped: o.allowSkipped,
     fieldManager: o.fieldManager,

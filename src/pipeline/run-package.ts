@@ -9,7 +9,6 @@ import type { PlanGate, PlanVerdict } from '../preview/plan-gate.js';
 import { previewDocument } from '../preview/preview-document.js';
 import { collectSecretValues } from '../preview/redact.js';
 import type { PreviewDocument } from '../preview/types.js';
-import { loadYaml } from '../startup/yaml-module.js';
 import { applySteps, destroySteps } from './cluster-run.js';
 import { type DeployHistory, type HistoryOptions, readDeployHistory, recordDeploy } from './deploy-record.js';
 import { type ObjectStatus, readPackageStatus } from './package-status.js';
@@ -131,8 +130,7 @@ export async function runPackage(
       if (notice) result.notices.push(notice);
     }
     if (mode === 'preview') {
-      await loadYaml(); // the diff renders YAML
-      result.preview = previewDocument(run, {
+      result.preview = await previewDocument(run, {
         package: prepared.dir,
         allowSkipped: o.options.allowSkipped,
         fieldManager: o.options.fieldManager,

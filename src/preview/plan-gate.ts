@@ -41,12 +41,12 @@ export function nameOfKey(key: string): string {
  * The pre-flight walk's plan (what apply is about to carry out), digested as a preview's is; undefined with
  * `preflight: off`: nothing was dry-run, so a configure's changes are unknown.
  */
-export function plannedEntries(
+export async function plannedEntries(
   preflight: { outcomes: readonly ObjectOutcome[]; plan: Plan; desired: readonly KubeObject[] },
   options: Pick<RunOptions, 'preflight' | 'allowSkipped' | 'fieldManager'>,
-): PlanEntry[] | undefined {
+): Promise<PlanEntry[] | undefined> {
   if (options.preflight === 'off') return undefined;
-  return planOf(previewObjects(preflight.outcomes, preflight, options), preflight.desired);
+  return planOf(await previewObjects(preflight.outcomes, preflight, options), preflight.desired);
 }
 
 /** Compares the plan about to be carried out (undefined: not known before the writes) with the reviewed one. */

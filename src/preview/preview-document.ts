@@ -1,5 +1,6 @@
 import { DecidedOn, type ObjectOutcome, type RunResult } from '../apply/run-result.js';
 import { idKey, shortName } from '../common/object-id.js';
+import { loadYaml } from '../startup/yaml-module.js';
 import { runSecretValues } from './object-changes.js';
 import { type PreviewObjectOptions, previewObjectOf } from './preview-object.js';
 import { emptySummary, type PreviewDocument, type PreviewObject } from './types.js';
@@ -14,10 +15,10 @@ export interface PreviewDocumentOptions {
 /**
  * The preview document of a dry run: what each object's recorded decision says apply would do, in the
  * walk's order (apply waves, then prune waves), with the counts and the waves for the graph. A view: it
- * asks nothing of the cluster. The diff renders YAML, which the caller has loaded (loadYaml).
+ * asks nothing of the cluster.
  */
-export function previewDocument(run: RunResult, o: PreviewDocumentOptions): PreviewDocument {
-  const objects = previewObjects(run.objects, run, o);
+export async function previewDocument(run: RunResult, o: PreviewDocumentOptions): Promise<PreviewDocument> {
+  const objects = await previewObjects(run.objects, run, o);
   const summary = emptySummary();
   for (const obj of objects) {
     summary[obj.action]++;
@@ -41,11 +42,12 @@ export function previewDocument(run: RunResult, o: PreviewDocumentOptions): Prev
 }
 
 /** The preview objects of a run's outcomes (those it decided), Secret values redacted. */
-export function previewObjects(
+export async function previewObjects(
   outcomes: readonly ObjectOutcome[],
   run: Pick<RunResult, 'plan'>,
   o: Pick<PreviewObjectOptions, 'allowSkipped' | 'fieldManager'>,
-): PreviewObject[] {
+): Promise<PreviewObject[]> {
+  await loadYaml(); // the diffs render YAML
   const decided = outcomes.flatMap((x) => x[DecidedOn] ?? []);
   const secretValues = runSecretValues(
     decided.flatMap((x) => x.manifest ?? []),

@@ -1,8 +1,10 @@
+import type { Decision } from '../apply/decision.js';
 import { DecidedOn, type ObjectOutcome } from '../apply/run-result.js';
 import { isBlockingSkip, type SkipReason, skipFix, skipMessage } from '../apply/skip-reason.js';
 import type { KubeObject } from '../common/kube-object.js';
 import { diffObjects } from './diff.js';
 import { configureDiff } from './object-changes.js';
+import { isSecret, scrub } from './redact.js';
 import type { PreviewObject } from './types.js';
 
 export interface PreviewObjectOptions {
@@ -34,6 +36,8 @@ export function previewObjectOf(o: ObjectOutcome, opts: PreviewObjectOptions): P
     ...(wave !== undefined ? { wave } : {}),
   };
   const reason = d.reason ? { reason: d.reason } : {};
+  const notes = ownershipNotes(d, live, opts.secretValues);
+  if (notes.length > 0) base.ownership = notes;
   switch (d.action) {
     case 'create':
       return {
@@ -92,6 +96,42 @@ export function previewOfSkip(
   }
   return { action: 'error', reason, blocked: { cause: 'dependency', fix } };
 }
+
+/**
+ * What apply does with each field of the package another manager holds: one line per field taken back
+ * from a hand edit (with its live and package values, never a Secret's), one line per manager whose fields
+ * are released. Secret values left out.
+ */
+function ownershipNotes(
+  d: Decision,
+  live: KubeObject | undefined,
+  secretValues: readonly string[],
+): string[] {
+  const fields = d.ownership?.fields ?? [];
+  const secret = isSecret(live);
+  const notes: string[] = [];
+  for (const f of fields.filter((x) => x.outcome === 'take')) {
+    const values =
+      !secret && f.live !== undefined && f.desired !== undefined
+        ? `${shown(f.live)} → ${shown(f.desired)}, `
+        : '';
+    notes.push(`${f.field}: ${values}${f.message}`);
+  }
+  const released = new Map<string, string[]>();
+  for (const f of fields.filter((x) => x.outcome === 'release'))
+    released.set(f.message, [...(released.get(f.message) ?? []), f.field]);
+  for (const [message, names] of released) {
+    const list =
+      names.length > 3 ? `${names.slice(0, 3).join(', ')} and ${names.length - 3} more` : names.join(', ');
+    notes.push(`${list}: ${message}`);
+  }
+  return notes.map((n) => scrub(n, secretValues));
+}
+
+const shown = (v: unknown) => {
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+};
 
 /** Why an apply that changes no value still writes the object: what happens to its field ownership. */
 function ownershipMove(live: KubeObject, apiVersion: string, fieldManager: string): string {

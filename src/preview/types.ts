@@ -66,6 +66,12 @@ export interface PreviewObject {
   blocked?: BlockedInfo;
   /** Unified diff of the YAML (`-` live, `+` desired), redacted; absent when unchanged. */
   diff?: string;
+  /**
+   * Fields of the package another field manager holds, and what apply does about each (the ownership
+   * rule): `.data.DEBUG: "true" → "false", reverts an edit by kubectl-patch`; `.metadata.labels.x: released
+   * by helm, its previous owner`. Secret values are never shown.
+   */
+  ownership?: string[];
 }
 
 /** Objects per action, plus `blocked`: how many of the `error` objects are blocked (`PreviewObject.blocked`). */

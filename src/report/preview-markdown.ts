@@ -115,6 +115,16 @@ function problemLines(doc: PreviewDocument, objects: PreviewObject[]): string[] 
   return lines;
 }
 
+/** What apply does with the package's fields that another manager holds (hand edits, a previous owner). */
+function ownershipLines(doc: PreviewDocument, objects: PreviewObject[]): string[] {
+  const lines = objects.flatMap((obj) =>
+    (obj.ownership ?? []).map((note) => `- ${code(objectName(obj, doc))} ${escapeText(clip(note, 300))}`),
+  );
+  return lines.length > MAX_PROBLEMS
+    ? [...lines.slice(0, MAX_PROBLEMS), `- … and ${lines.length - MAX_PROBLEMS} more`]
+    : lines;
+}
+
 function changeCell(obj: PreviewObject): string {
   const changes = obj.changes ?? [];
   if (obj.action !== 'configure' || changes.length === 0) return escapeText(clip(actionWords(obj), 200));
@@ -164,6 +174,8 @@ function render(doc: PreviewDocument, plan: Plan, opts: PreviewMarkdownOptions):
   const problems = problemLines(doc, objects);
   if (problems.length > 0) blocks.push(problems);
   if (plan.rows > 0 && objects.length > 0) blocks.push(table(doc, objects, plan.rows));
+  const owners = ownershipLines(doc, objects);
+  if (owners.length > 0) blocks.push(['**Fields other managers hold**', '', ...owners]);
   if (plan.details) {
     for (const obj of objects) if (obj.diff) blocks.push(detailsBlock(doc, obj, plan.diffLines));
   }

@@ -78,6 +78,7 @@ export function renderPreviewText(doc: PreviewDocument, opts: PreviewTextOptions
       const path = change.redacted ? displayPath(change) : change.path;
       lines.push(`    ${path} ${changeWords(change)}`);
     }
+    for (const note of obj.ownership ?? []) lines.push(`    owner: ${note}`);
     if (opts.diffs !== false && obj.diff) {
       const source = obj.source ? `  ${obj.source.file}:${obj.source.line}` : '';
       lines.push(paint('dim', `    --- ${objectName(obj, doc)} (${obj.apiVersion})${source}`));

@@ -142,23 +142,33 @@ describe('brownfield: objects other tools wrote first', () => {
     });
   });
 
-  it('last applied by `kubectl apply --server-side`: same value shared, a different one a named conflict, force-conflicts takes it', async () => {
-    const pkg = inlinePackage(ns, { 'cm.yaml': configMap('ssa', { a: '1' }) });
-    const [obj] = objectsFromYaml(configMap('ssa', { a: '1' }), ns);
+  it('last applied by `kubectl apply --server-side`, adopted: its fields become ours; a later server-side apply by hand is a named conflict, force-conflicts takes it', async () => {
+    const pkg = inlinePackage(ns, { 'cm.yaml': configMap('ssa', { a: '1', b: '1' }) });
+    const [obj] = objectsFromYaml(configMap('ssa', { a: '1', b: '1' }), ns);
     await kubectlApplyServerSide(api, obj);
 
-    const shared = await previewThenApply(conn, pkg, ns, { inventoryPolicy: 'adopt' });
-    expect(shared.promised).toEqual(['ConfigMap/ssa configured']);
-    expect(await managers(api, obj)).toEqual(['kpt-live-action/Apply', 'kubectl/Apply']);
+    // adopted: kubectl was the object's previous owner, so its fields are released to us
+    const adopted = await previewThenApply(conn, pkg, ns, { inventoryPolicy: 'adopt' });
+    expect(adopted.promised).toEqual(['ConfigMap/ssa configured']);
+    expect(adopted.preview.objects[0].ownership?.join('\n')).toMatch(
+      /released by kubectl, its previous owner/,
+    );
+    expect(await managers(api, obj)).toEqual(['kpt-live-action/Apply']);
+    // a field later dropped from the package leaves the object: nobody else holds it now
+    pkg.rewrite({ 'cm.yaml': configMap('ssa', { a: '1' }) });
+    expect((await previewThenApply(conn, pkg, ns)).promised).toEqual(['ConfigMap/ssa configured']);
+    expect((await get('configmaps', 'ssa')).data).toEqual({ a: '1' });
 
+    // another server-side applier is a co-owner: a different value is a conflict, named with its fix
+    await kubectlApplyServerSide(api, { ...obj, data: { a: '9' } }, { force: true });
     pkg.rewrite({ 'cm.yaml': configMap('ssa', { a: '2' }) });
     const conflict = await previewThenApply(conn, pkg, ns);
     expect(conflict.promised).toEqual(['ConfigMap/ssa failed']);
     expect(conflict.apply.exitCode).toBe(1);
     expect(conflict.message).toContain(
-      'ConfigMap/ssa: conflict: 1 field of the package is owned by another field manager: .data.a is owned by field manager "kubectl"',
+      'ConfigMap/ssa: conflict: 1 field of the package is owned by another field manager: .data.a is owned by field manager "kubectl" (a server-side apply)',
     );
-    expect(conflict.message).toMatch(/Remove that field from the package .* force-conflicts/);
+    expect(conflict.message).toMatch(/remove the field from the package .* conflicts: force/);
     expect(conflict.message).not.toMatch(/could not complete|did not answer|unreachable/);
     expect(conflict.preview.objects[0].reason).toContain('.data.a is owned by field manager "kubectl"');
     expectGolden('kubectl-server-side-conflict', conflict.preview, {
@@ -171,7 +181,7 @@ describe('brownfield: objects other tools wrote first', () => {
     expect((await get('configmaps', 'ssa')).data).toEqual({ a: '2' });
   });
 
-  it('managed by Helm, adopted: same values shared, a changed one names helm', async () => {
+  it('managed by Helm, adopted: the release hands its fields over; a change applies, a dropped label leaves', async () => {
     const yaml = (replicas: number, label = '') =>
       deployment(replicas, 'example/web:1', label).replaceAll('web', 'hm');
     const pkg = inlinePackage(ns, { 'web.yaml': yaml(1, '\n    team: shop') });
@@ -185,10 +195,16 @@ describe('brownfield: objects other tools wrote first', () => {
     expect(live.metadata.labels).toMatchObject({ team: 'shop', 'app.kubernetes.io/managed-by': 'Helm' });
     expectGolden('helm-adopt', adopted.preview, { [ns]: 'NAMESPACE', [pkg.inventory.name]: 'INVENTORY' });
 
-    pkg.rewrite({ 'web.yaml': yaml(3, '\n    team: shop') });
-    const conflict = await previewThenApply(conn, pkg, ns);
-    expect(conflict.promised).toEqual(['Deployment/hm failed']);
-    expect(conflict.message).toContain('.spec.replicas is owned by field manager "helm" (an update');
+    // helm no longer holds what the package sets: a change applies, and a label the package drops leaves
+    pkg.rewrite({ 'web.yaml': yaml(3) });
+    const changed = await previewThenApply(conn, pkg, ns);
+    expect(changed.promised).toEqual(['Deployment/hm configured']);
+    const after = await get('deployments', 'hm');
+    expect(after.spec.replicas).toBe(3);
+    expect(after.metadata.labels.team).toBeUndefined();
+    // what helm set and the package does not (its managed-by label) is left alone
+    expect(after.metadata.labels['app.kubernetes.io/managed-by']).toBe('Helm');
+    expect((await previewThenApply(conn, pkg, ns)).promised).toEqual(['Deployment/hm unchanged']);
   });
 
   it('spec.replicas written through the scale subresource (as an autoscaler does)', async () => {
@@ -235,7 +251,7 @@ describe('brownfield: objects other tools wrote first', () => {
     pkg.rewrite({ 'cm.yaml': configMap('kss', { a: '1', b: '3' }) });
     const conflict = await previewThenApply(conn, pkg, ns);
     expect(conflict.promised).toEqual(['ConfigMap/kss failed']);
-    expect(conflict.message).toContain('.data.b is owned by field manager "kubectl"');
+    expect(conflict.message).toContain('.data.b is owned by field manager "kubectl" (a server-side apply)');
     expectGolden('kpt-server-side-conflict', conflict.preview, {
       [ns]: 'NAMESPACE',
       [pkg.inventory.name]: 'INVENTORY',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TakeoverAttempts } from '../../src/apply/takeover-patch.js';
+import { WriteAttempts as TakeoverAttempts } from '../../src/apply/ownership-write.js';
 import { type Connection, connect } from '../../src/kube/connect.js';
 import { kubectlApply, managers, objectPath } from '../support/brownfield.js';
 import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
