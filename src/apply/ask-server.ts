@@ -2,10 +2,10 @@ import { objectConflictSettings } from '../common/conflict-settings.js';
 import { cloneJson, type KubeObject } from '../common/kube-object.js';
 import { idOf } from '../common/object-id.js';
 import { decideOwnership, type OwnershipDecision } from '../inventory/field-owners.js';
-import { setAtPath, valueAtPath } from '../inventory/managed-fields.js';
+import { conflictsTaken, setAtPath, valueAtPath } from '../inventory/managed-fields.js';
 import { isAdoption, type OwnerContext } from '../inventory/owner-class.js';
-import type { KubeApiError } from '../kube/api-error.js';
-import { ApplyRejection, fieldConflicts } from './apply-error.js';
+import { KubeApiError } from '../kube/api-error.js';
+import { ApplyRejection } from './apply-error.js';
 import type { ServerAnswer } from './decision.js';
 import type { RunState } from './run-state.js';
 import { patchTowards, takeoverRemovals, withoutPaths } from './simulate-takeover.js';
@@ -24,10 +24,10 @@ export function ownerContext(state: RunState, manifest: KubeObject, live: KubeOb
 }
 
 /**
- * The server's answer to the dry-run of the apply, judged by the ownership rule (field-owners.ts): an
- * unforced dry-run names the fields other managers hold with another value (its 409); a field a co-owner
- * holds is a conflict, and the object fails saying whose and the way out; the others are taken or released,
- * so the dry-run is sent again, forced, for the object as apply leaves it. A dry-run cannot carry apply's
+ * The server's answer to the dry-run of the apply, judged by the ownership rule (field-owners.ts): the fields a
+ * forced dry-run takes from other managers are those they hold with another value; one a co-owner holds is a
+ * conflict, and the object fails saying whose and the way out; the others are taken or released, and the
+ * forced answer is the object as apply leaves it. A dry-run cannot carry apply's
  * managedFields rewrite: the fields that rewrite hands to us from client-side apply and that nobody keeps
  * are removed from the answer (simulate-takeover.ts).
  */
@@ -39,22 +39,21 @@ export async function askServer(
   try {
     if (!live) return { object: await dryRunApply(state, manifest, state.options.forceConflicts) };
     const context = ownerContext(state, manifest, live);
-    let object: KubeObject;
-    let ownership: OwnershipDecision;
-    try {
-      object = await dryRunApply(state, manifest, false);
-      ownership = decideOwnership({ live, conflicts: [], answer: object, context });
-    } catch (err) {
-      const conflicts = fieldConflicts(err);
-      if (!conflicts) throw err;
-      const first = decideOwnership({ live, conflicts, context });
-      const keep = state.ask.kind === 'all' && !!state.ask.keepCoOwners;
-      if (first.error && !keep)
-        return { error: new ApplyRejection(err as KubeApiError, first.error, conflicts), ownership: first };
-      object = await dryRunApply(state, manifest, true);
-      ownership = decideOwnership({ live, conflicts, answer: object, context });
-      if (keep) object = withCoOwnersKept(object, live, ownership);
+    // one forced dry-run: what it took from whom is what an unforced one would have refused (conflictsTaken)
+    let object = await dryRunApply(state, manifest, true);
+    const conflicts = conflictsTaken(live, object, state.options.fieldManager);
+    const ownership = decideOwnership({ live, conflicts, answer: object, context });
+    const keep = state.ask.kind === 'all' && !!state.ask.keepCoOwners;
+    if (ownership.error && !keep) {
+      const causes = conflicts.map((c) => ({
+        type: 'FieldManagerConflict',
+        field: c.field,
+        message: c.manager,
+      }));
+      const refusal = new KubeApiError(409, 'Conflict', ownership.error, causes);
+      return { error: new ApplyRejection(refusal, ownership.error, conflicts), ownership };
     }
+    if (keep) object = withCoOwnersKept(object, live, ownership);
     const absorbed = new Set(ownership.absorbed.map((m) => m.manager));
     if (absorbed.size > 0) object = await afterTakeover(state, live, object, absorbed);
     return { object, ownership };

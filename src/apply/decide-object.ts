@@ -1,9 +1,10 @@
 import { type KubeObject, splitApiVersion } from '../common/kube-object.js';
 import { idKey, type ObjectId } from '../common/object-id.js';
+import { sharesWithHandEdits } from '../inventory/field-owners.js';
 import { applyBlockedBy } from '../inventory/ownership.js';
 import { dependenciesOf } from '../plan/plan.js';
 import { explainApplyError, isUnanswered } from './apply-error.js';
-import { askServer } from './ask-server.js';
+import { askServer, ownerContext } from './ask-server.js';
 import { takeoverManagers } from './client-side-takeover.js';
 import { type Decision, decideFromAnswer, decideLocally, type ObjectFacts, unjudged } from './decision.js';
 import { provenNoOp } from './proven-no-op.js';
@@ -98,7 +99,12 @@ async function factsOf(state: RunState, id: ObjectId, fresh?: KubeObject | null)
   // what our own last apply left in place needs no dry-run to be known unchanged (an exhaustive preview and
   // `preflight: all` ask the server about every object all the same)
   const exhaustive = (state.ask.kind === 'all' && state.ask.exhaustive) || fresh !== undefined;
-  const provenUnchanged = !!live && !takenOver && !exhaustive && provenNoOp(live, manifest, fieldManager);
+  const provenUnchanged =
+    !!live &&
+    !takenOver &&
+    !exhaustive &&
+    provenNoOp(live, manifest, fieldManager) &&
+    !sharesWithHandEdits(live, ownerContext(state, manifest, live));
   return {
     ...base,
     info,

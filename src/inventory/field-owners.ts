@@ -212,3 +212,20 @@ export function decideOwnership(input: OwnershipInput): OwnershipDecision {
 export function handEditDrift(decision: OwnershipDecision): FieldDecision[] {
   return decision.fields.filter((d) => d.class === 'hand-edit' && !d.sameValue);
 }
+
+/**
+ * Whether a field our last apply set is also held by a hand edit or a previous owner (with the same value:
+ * another value would have taken it from us): such a field is released by the next apply that asks the
+ * server, so that a later removal from the package removes it; an object proven unchanged from its managed
+ * fields alone would never be asked.
+ */
+export function sharesWithHandEdits(live: KubeObject, context: OwnerContext): boolean {
+  const ours = appliedEntry(live, context.fieldManager);
+  if (!ours) return false;
+  const set = new Set(ownedPaths(ours.fieldsV1).map((p) => JSON.stringify(p)));
+  return classifyManagedFields(live, context).some(
+    (m) =>
+      (m.class === 'hand-edit' || m.class === 'previous-owner') &&
+      ownedPaths(m.entry.fieldsV1).some((p) => set.has(JSON.stringify(p))),
+  );
+}

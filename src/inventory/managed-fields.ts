@@ -191,3 +191,36 @@ export function setAtPath(obj: unknown, path: FieldPath, value: unknown): void {
   if (value === undefined) parent.splice(at, 1);
   else parent[at] = value;
 }
+
+/**
+ * The fields a forced server-side apply took from other managers: what an entry of `live` owned that the same
+ * entry (manager, operation, subresource) no longer owns in the forced answer. The server moves a field a forced
+ * apply sets to another value away from its old owner and leaves one set to the same value shared, so these are
+ * the conflicts an unforced apply would have answered with a 409, one per field and manager, found without it.
+ */
+export function conflictsTaken(
+  live: Pick<KubeObject, 'metadata'>,
+  forced: Pick<KubeObject, 'metadata'>,
+  fieldManager: string,
+): FieldConflict[] {
+  const key = (e: ManagedFieldsEntry) =>
+    `${e.manager ?? ''}\u0000${e.operation ?? ''}\u0000${e.subresource ?? ''}`;
+  const after = new Map(
+    managedFieldsOf(forced).map((e) => [key(e), ownedPaths(e.fieldsV1).map((p) => JSON.stringify(p))]),
+  );
+  const out: FieldConflict[] = [];
+  for (const e of managedFieldsOf(live)) {
+    if (e.manager === fieldManager || (e.operation !== 'Update' && e.operation !== 'Apply')) continue;
+    const kept = new Set(after.get(key(e)) ?? []);
+    for (const p of ownedPaths(e.fieldsV1)) {
+      if (p.length === 0 || kept.has(JSON.stringify(p))) continue;
+      out.push({
+        field: fieldName(p),
+        manager: e.manager ?? '',
+        operation: e.operation,
+        ...(e.subresource ? { subresource: e.subresource } : {}),
+      });
+    }
+  }
+  return out;
+}

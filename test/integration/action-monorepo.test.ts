@@ -89,7 +89,7 @@ describe('many packages in one action run', () => {
   it('previews many packages at once, then applies them package-concurrency at a time', async () => {
     const preview = await dispatch({ mode: 'preview' });
     expect(preview.code, preview.stdout).toBe(0);
-    expect(preview.stdout).toContain('preview: 6 packages, up to 8 at once');
+    expect(preview.stdout).toContain('preview: 6 packages, up to 6 at once');
     expectGroupsApart(preview.stdout, 'preview');
     expect(JSON.parse(preview.outputs.packages)).toEqual(packages);
     // the results in the packages' order, whichever finished first
