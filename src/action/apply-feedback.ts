@@ -1,10 +1,10 @@
 import { countOutcomes, failed } from '../apply/run-result.js';
+import { commitsTouching, RANGE_COMMITS_MAX } from '../changes/commits-in-range.js';
 import { shortName } from '../common/object-id.js';
 import type { PackageRunResult } from '../pipeline/run-package.js';
-import type { PlanComparison, ReviewedPlan } from '../preview/plan-digest.js';
-import { nameOfKey, type PlanGate, type PlanVerdict } from '../preview/plan-gate.js';
+import type { PlanComparison } from '../preview/plan-digest.js';
+import { nameOfKey, type PlanGate, type PlanVerdict, type ReviewLookup } from '../preview/plan-gate.js';
 import { scrub } from '../preview/redact.js';
-import { parsePlanDigest } from '../report/plan-digest-marker.js';
 import { driftLines, renderAppliedSection, withAppliedSection } from '../report/pr-comment-body.js';
 import { previewMarker } from '../report/preview-markdown.js';
 import {
@@ -12,45 +12,98 @@ import {
   type EventContext,
   type GitHubClient,
   type MergedPull,
-  mergedPullsOf,
+  mergedPullsOfCommits,
   pickMarkedComment,
   readCommentThread,
   writeMarkedComment,
 } from './github/index.js';
 import type { ActionInputs } from './inputs.js';
+import { findReviewedPlan } from './reviewed-plan.js';
 import * as core from './toolkit.js';
 
+type PullList = { pulls: MergedPull[]; skipped?: string };
+
+/** Where the merged pull requests of each package are listed from: the commit the cluster last applied. */
+export interface FeedbackScope {
+  repoRoot: string;
+  /** Per package: `base`, the commit last applied here (undefined: only the pushed commit's pulls); `tree`, the tree applied. */
+  units: ReadonlyMap<string, { base?: string; tree?: string }>;
+}
+
 /**
- * The merged pull request's side of an apply on the default branch: the plan its comment reviewed
- * (compared with what the pre-flight decided, `plan-drift`) and the "Applied" section added to that
- * comment afterwards (`comment-on-apply`). GitHub problems never fail the job: a notice, or a warning.
+ * The merged pull requests' side of an apply: the plan their comments reviewed (compared with what the
+ * pre-flight decided, `plan-drift`) and the "Applied" section added to those comments afterwards
+ * (`comment-on-apply`). With a scope, a package's pull requests are those merged by the commits since the
+ * one the cluster last applied that changed it (catch-up applies what cancelled runs did not); without,
+ * those of the pushed commit. GitHub problems never fail the job: a notice, or a warning; only
+ * `plan-drift: fail` refuses a package.
  */
 export class ApplyFeedback {
-  private pulls?: Promise<MergedPull[] | { skipped: string }>;
+  private readonly lists = new Map<string, Promise<PullList>>();
+  private readonly commitPulls = new Map<string, Promise<MergedPull[] | { skipped: string }>>();
   private readonly threads = new Map<number, Promise<CommentThread | { skipped: string }>>();
   private readonly drift = new Map<string, PlanComparison>();
-  private noticedPulls = false;
+  private readonly noticed = new Set<string>();
 
   constructor(
     private readonly inputs: Pick<ActionInputs, 'comment' | 'commentKey' | 'commentOnApply' | 'planDrift'>,
     private readonly ctx: EventContext,
     private readonly octokit: GitHubClient | undefined,
+    private readonly scope?: FeedbackScope,
   ) {}
 
-  private async mergedPulls(): Promise<MergedPull[]> {
-    if (!this.octokit) return [];
-    this.pulls ??= mergedPullsOf(this.octokit, {
-      owner: this.ctx.owner,
-      repo: this.ctx.repo,
-      sha: this.ctx.sha,
-    });
-    const p = await this.pulls;
-    if ('skipped' in p) {
-      if (!this.noticedPulls) core.notice(p.skipped);
-      this.noticedPulls = true;
-      return [];
+  private noticeOnce(text: string) {
+    if (this.noticed.has(text)) return;
+    this.noticed.add(text);
+    core.notice(text);
+  }
+
+  /**
+   * The pull requests merged into `pkg` since the commit the cluster last applied for it, newest merge
+   * first; those of the pushed commit when that base is unknown or git cannot list the range. `skipped`:
+   * GitHub refused to list some (no permission).
+   */
+  private pullList(pkg: string): Promise<PullList> {
+    const base = this.scope?.units.get(pkg)?.base;
+    const key = this.scope && base && base !== this.ctx.sha ? pkg : '';
+    let list = this.lists.get(key);
+    if (!list) {
+      list = key ? this.listRange(pkg, base!, this.scope!.repoRoot) : this.listCommits([this.ctx.sha]);
+      this.lists.set(key, list);
     }
-    return p;
+    return list;
+  }
+
+  private listCommits(commits: readonly string[]): Promise<PullList> {
+    return mergedPullsOfCommits(
+      this.octokit!,
+      { owner: this.ctx.owner, repo: this.ctx.repo },
+      commits,
+      this.commitPulls,
+    );
+  }
+
+  private async listRange(pkg: string, base: string, repoRoot: string): Promise<PullList> {
+    const range = await commitsTouching(repoRoot, base, this.ctx.sha, [pkg]);
+    if ('unknown' in range) {
+      this.noticeOnce(
+        `${pkg}: the pull requests merged since ${base.slice(0, 7)} cannot be listed (${range.unknown}); only those of ${this.ctx.sha.slice(0, 7)} are used`,
+      );
+      return this.listCommits([this.ctx.sha]);
+    }
+    if (range.truncated)
+      this.noticeOnce(
+        `${pkg}: more than ${RANGE_COMMITS_MAX} commits changed it since ${base.slice(0, 7)}; the pull requests of the newest ${RANGE_COMMITS_MAX} are used`,
+      );
+    return this.listCommits(range.commits);
+  }
+
+  /** The merged pull requests of `pkg` (see pullList); a refusal to list them is a notice. */
+  async mergedPulls(pkg: string): Promise<MergedPull[]> {
+    if (!this.octokit) return [];
+    const list = await this.pullList(pkg);
+    if (list.skipped) this.noticeOnce(list.skipped);
+    return list.pulls;
   }
 
   private async thread(n: number): Promise<CommentThread | { skipped: string }> {
@@ -66,21 +119,28 @@ export class ApplyFeedback {
     return previewMarker(pkg, this.inputs.commentKey);
   }
 
-  /** The plan the merged PR's comment reviewed for `pkg`, or why there is none to compare with. */
-  async reviewedPlan(pkg: string): Promise<{ pull: number; plan: ReviewedPlan } | { none: string }> {
-    if (!this.octokit) return { none: 'no github-token to read the merged pull request with' };
-    const pulls = await this.mergedPulls();
-    if (pulls.length === 0) return { none: `no pull request was merged into ${this.ctx.sha.slice(0, 7)}` };
-    const key = this.inputs.commentKey ? ` (comment-key ${this.inputs.commentKey})` : '';
-    for (const pull of pulls) {
-      const t = await this.thread(pull.number);
-      if ('skipped' in t) continue;
-      const c = pickMarkedComment(t.comments, this.marker(pkg));
-      const plan = c?.body ? parsePlanDigest(c.body) : undefined;
-      if (plan) return { pull: pull.number, plan };
+  /**
+   * The plan reviewed for `pkg` (before its run): the newest merged pull request whose comment reviewed
+   * the tree being applied, or why there is none.
+   */
+  async reviewedPlan(pkg: string): Promise<ReviewLookup> {
+    if (!this.octokit)
+      return { kind: 'unreadable', why: 'no github-token to read the merged pull requests with' };
+    try {
+      const list = await this.pullList(pkg);
+      if (list.skipped && list.pulls.length === 0) return { kind: 'unreadable', why: list.skipped };
+      return await findReviewedPlan(
+        list.pulls,
+        async (n) => {
+          const t = await this.thread(n);
+          if ('skipped' in t) return t;
+          return pickMarkedComment(t.comments, this.marker(pkg));
+        },
+        this.scope?.units.get(pkg)?.tree,
+      );
+    } catch (err) {
+      return { kind: 'unreadable', why: (err as Error).message };
     }
-    const where = pulls.map((p) => `#${p.number}`).join(', ');
-    return { none: `the comment of ${pkg}${key} on ${where} holds no reviewed plan` };
   }
 
   /**
@@ -89,8 +149,7 @@ export class ApplyFeedback {
    */
   async gate(pkg: string): Promise<PlanGate | undefined> {
     if (this.inputs.planDrift === 'ignore') return undefined;
-    const reviewed = await this.reviewedPlan(pkg).catch((err: Error) => ({ none: err.message }));
-    return { policy: this.inputs.planDrift, reviewed };
+    return { policy: this.inputs.planDrift, package: pkg, reviewed: await this.reviewedPlan(pkg) };
   }
 
   /**
@@ -117,7 +176,7 @@ export class ApplyFeedback {
   async report(r: PackageRunResult, secretValues: readonly string[]): Promise<void> {
     if (!this.inputs.commentOnApply || !this.octokit) return;
     try {
-      const pulls = await this.mergedPulls();
+      const pulls = await this.mergedPulls(r.path);
       if (pulls.length === 0) {
         core.info(`no pull request merged into ${this.ctx.sha.slice(0, 7)}: the apply result is not posted`);
         return;

@@ -21,8 +21,11 @@ import {
 import type { ActionInputs } from './inputs.js';
 import * as core from './toolkit.js';
 
-/** The comment body of a preview: the rendered preview (marker first) and its plan digest, hidden. */
-export function previewCommentBody(r: PackageRunResult, commentKey: string): string {
+/**
+ * The comment body of a preview: the rendered preview (marker first) and its plan digest, hidden, with
+ * the package's git tree at review (`tree`) for the apply's plan-drift check.
+ */
+export function previewCommentBody(r: PackageRunResult, commentKey: string, tree?: string): string {
   const doc = r.preview!;
   const digest = renderPlanDigest(
     reviewedPlan(
@@ -30,6 +33,7 @@ export function previewCommentBody(r: PackageRunResult, commentKey: string): str
         doc.objects,
         (r.prepared?.objects ?? []).map((o) => o.object),
       ),
+      tree,
     ),
   );
   const md = renderPreviewMarkdown(doc, { commentKey, maxLength: GITHUB_COMMENT_LIMIT - digest.length - 2 });
@@ -85,8 +89,8 @@ export class PreviewComments {
     else core.info(`PR comment for ${path} ${res.action}${res.url ? `: ${res.url}` : ''}`);
   }
 
-  /** Writes (or, under `changes`, maybe leaves out) the comment of one previewed package. */
-  async onPreview(r: PackageRunResult): Promise<void> {
+  /** Writes (or, under `changes`, maybe leaves out) the comment of one previewed package; `tree`: its git tree. */
+  async onPreview(r: PackageRunResult, tree?: string): Promise<void> {
     if (!this.active || !r.preview) return;
     try {
       const thread = await this.readThread();
@@ -103,7 +107,7 @@ export class PreviewComments {
           this.octokit!,
           thread,
           marker,
-          previewCommentBody(r, this.inputs.commentKey),
+          previewCommentBody(r, this.inputs.commentKey, tree),
         ),
       );
     } catch (err) {

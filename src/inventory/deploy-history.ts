@@ -14,8 +14,18 @@ export const HistoryLabel = 'kpt-live-action.dev/history-of';
  */
 export interface DeployRecord {
   package: string;
+  /**
+   * What ran. A rollback (the package re-applied as of an earlier commit after a failed apply) is to be
+   * recorded as `rollback`, with the earlier commit and tree: catch-up reads any successful non-destroy
+   * record as what the cluster runs, and only a successful `apply` as releasing a failed tree.
+   */
   mode: 'apply' | 'destroy';
   commit?: string;
+  /**
+   * The package directory's git tree hash at `commit` (`git rev-parse <commit>:<dir>`): catch-up compares
+   * it with the tree of the commit being applied. Absent in records of older versions and without git.
+   */
+  tree?: string;
   /** Who or what started it: the workflow run URL in GitHub, else user@host. */
   trigger: string;
   startedAt: string;
@@ -40,6 +50,52 @@ export interface HistoryEntry {
   uid?: string;
 }
 
+/** The key of an inventory in readHistories' answer. */
+export const inventoryKey = (inv: Pick<InventoryRef, 'namespace' | 'name'>) => `${inv.namespace}/${inv.name}`;
+
+function parseRecord(cm: KubeObject): DeployRecord | undefined {
+  try {
+    const record = JSON.parse(((cm.data ?? {}) as Record<string, string>).record ?? '') as DeployRecord;
+    return record && typeof record.startedAt === 'string' ? record : undefined;
+  } catch {
+    return undefined; // not one of our records: left alone
+  }
+}
+
+/**
+ * The records of many inventories, newest first, with one LIST per namespace (a monorepo of hundreds of
+ * packages in a few namespaces costs a few requests). An inventory whose namespace could not be listed
+ * (no permission) maps to undefined; one with no record, to [].
+ */
+export async function readHistories(
+  client: ClusterClient,
+  inventories: readonly Pick<InventoryRef, 'namespace' | 'name'>[],
+): Promise<Map<string, DeployRecord[] | undefined>> {
+  const out = new Map<string, DeployRecord[] | undefined>();
+  const namespaces = [...new Set(inventories.map((i) => i.namespace))];
+  const info = await cmInfo(client);
+  await Promise.all(
+    namespaces.map(async (ns) => {
+      const wanted = inventories.filter((i) => i.namespace === ns);
+      let items: KubeObject[] | undefined;
+      try {
+        items = (await client.list(info, ns, { labelSelector: HistoryLabel })).items;
+      } catch {
+        items = undefined;
+      }
+      for (const inv of wanted) {
+        const records = items
+          ?.filter((cm) => cm.metadata.labels?.[HistoryLabel] === inv.name)
+          .map(parseRecord)
+          .filter((r): r is DeployRecord => r !== undefined)
+          .sort((a, b) => compareStrings(b.startedAt, a.startedAt));
+        out.set(inventoryKey(inv), records);
+      }
+    }),
+  );
+  return out;
+}
+
 /** Every record of this inventory, newest first. */
 export async function readHistory(client: ClusterClient, inv: InventoryRef): Promise<DeployRecord[]> {
   return (await readHistoryEntries(client, inv)).map((e) => e.record);
@@ -52,13 +108,8 @@ export async function readHistoryEntries(client: ClusterClient, inv: InventoryRe
   });
   const entries: HistoryEntry[] = [];
   for (const cm of list.items) {
-    try {
-      const record = JSON.parse(((cm.data ?? {}) as Record<string, string>).record ?? '') as DeployRecord;
-      if (record && typeof record.startedAt === 'string')
-        entries.push({ record, name: cm.metadata.name, uid: cm.metadata.uid });
-    } catch {
-      // not one of our records: left alone
-    }
+    const record = parseRecord(cm);
+    if (record) entries.push({ record, name: cm.metadata.name, uid: cm.metadata.uid });
   }
   return entries.sort((a, b) => compareStrings(b.record.startedAt, a.record.startedAt));
 }

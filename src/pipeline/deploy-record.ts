@@ -13,6 +13,8 @@ import type { ClusterClient } from '../kube/cluster-client.js';
 export interface HistoryOptions {
   /** The commit being applied (enables the stale-commit guard); may still be being looked up. */
   commit?: string | Promise<string | undefined>;
+  /** The package directory's git tree hash at `commit`, recorded for catch-up (src/changes/catch-up.ts). */
+  tree?: string;
   /** Who started it: the workflow run URL, else user@host. */
   trigger: string;
   /** Records kept per inventory. */
@@ -96,6 +98,7 @@ function deployRecord(
     package: pkg,
     mode,
     commit,
+    ...(h.tree ? { tree: h.tree } : {}),
     trigger: h.trigger,
     startedAt,
     finishedAt: new Date().toISOString(),

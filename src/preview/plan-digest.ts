@@ -122,13 +122,19 @@ export interface ReviewedPlan {
   objects: number;
   /** Entries that are not `unchanged`; absent when they did not fit in the comment. */
   changed?: PlanEntry[];
+  /**
+   * The package directory's git tree when it was reviewed: the apply compares it with the tree it applies
+   * (a later merge into the same package changes it). Absent in comments of older versions.
+   */
+  tree?: string;
 }
 
-export function reviewedPlan(entries: readonly PlanEntry[]): ReviewedPlan {
+export function reviewedPlan(entries: readonly PlanEntry[], tree?: string): ReviewedPlan {
   return {
     hash: planHash(entries),
     objects: entries.length,
     changed: entries.filter((e) => e.action !== 'unchanged'),
+    ...(tree ? { tree } : {}),
   };
 }
 

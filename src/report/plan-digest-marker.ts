@@ -4,13 +4,14 @@ import { PreviewActions } from '../preview/types.js';
 /**
  * The reviewed plan inside the PR comment, as a hidden HTML comment GitHub does not render:
  *
- *     <!-- kpt-live-action:plan v1 hash=0f3a… objects=12
+ *     <!-- kpt-live-action:plan v1 hash=0f3a… objects=12 tree=9b1e…
  *     create 1a2b3c4d5e6f shop_web_apps_Deployment
  *     prune - shop_old_core_ConfigMap
  *     -->
  *
  * One line per object that changes (unchanged ones are only counted: they are in the hash). Keys are
- * percent-encoded, so nothing in them can end the HTML comment.
+ * percent-encoded, so nothing in them can end the HTML comment. `tree=` is the package's git tree at
+ * review; comments written before it existed lack it and still parse.
  */
 
 const HEAD = '<!-- kpt-live-action:plan v1';
@@ -18,7 +19,7 @@ const HEAD = '<!-- kpt-live-action:plan v1';
 export const PLAN_DIGEST_MAX = 16_000;
 
 export function renderPlanDigest(plan: ReviewedPlan, max = PLAN_DIGEST_MAX): string {
-  const head = `${HEAD} hash=${plan.hash} objects=${plan.objects}`;
+  const head = `${HEAD} hash=${plan.hash} objects=${plan.objects}${plan.tree ? ` tree=${plan.tree}` : ''}`;
   const lines = (plan.changed ?? []).map((e) => `${e.action} ${e.hash || '-'} ${encodeURIComponent(e.key)}`);
   const full = [head, ...lines, '-->'].join('\n');
   if (plan.changed && full.length <= max) return full;
@@ -35,7 +36,9 @@ export function parsePlanDigest(body: string): ReviewedPlan | undefined {
   const hash = head.match(/\bhash=([0-9a-f]+)/)?.[1];
   const objects = Number(head.match(/\bobjects=(\d+)/)?.[1]);
   if (!hash || !Number.isFinite(objects)) return undefined;
-  if (/\blisted=no\b/.test(head)) return { hash, objects };
+  const treeHash = head.match(/\btree=([0-9a-f]{40,64})\b/)?.[1];
+  const tree = treeHash ? { tree: treeHash } : {};
+  if (/\blisted=no\b/.test(head)) return { hash, objects, ...tree };
   const changed: PlanEntry[] = [];
   for (const line of lines) {
     const m = line.trim().match(/^(\S+) (\S+) (\S+)$/);
@@ -50,7 +53,7 @@ export function parsePlanDigest(body: string): ReviewedPlan | undefined {
     }
     changed.push({ key, action, hash: m[2] === '-' ? '' : m[2] });
   }
-  return { hash, objects, changed };
+  return { hash, objects, changed, ...tree };
 }
 
 /** The body without its plan digest (a comment that no longer describes a plan to apply). */

@@ -137,8 +137,9 @@ export async function pushChangeSet(
 }
 
 /**
- * The change set for the event the workflow runs on: a pull request's files, a push's diff, and for any
- * other event (workflow_dispatch, schedule) every package, since there is no change to narrow it by.
+ * The change set for the event the workflow runs on: a pull request's files, a push's diff, a merge
+ * queue's base..head, and for any other event (workflow_dispatch, schedule) every package, since there is
+ * no change to narrow it by.
  */
 export async function changeSetForEvent(
   ctx: EventContext,
@@ -174,10 +175,11 @@ export async function changeSetForEvent(
       changedFiles: ctx.pullRequest.changedFiles,
     });
   }
-  if (ctx.push) {
-    const api = opts.octokit ? { octokit: opts.octokit, owner: ctx.owner, repo: ctx.repo } : undefined;
-    return pushChangeSet({ ...opts, before: ctx.push.before, after: ctx.push.after }, api);
-  }
+  const api = opts.octokit ? { octokit: opts.octokit, owner: ctx.owner, repo: ctx.repo } : undefined;
+  if (ctx.push) return pushChangeSet({ ...opts, before: ctx.push.before, after: ctx.push.after }, api);
+  // a merge queue tests its base with the queued pull requests on top: the tree diff base → head
+  if (ctx.mergeGroup)
+    return pushChangeSet({ ...opts, before: ctx.mergeGroup.baseSha, after: ctx.mergeGroup.headSha }, api);
   return {
     all: true,
     files: [],

@@ -25,8 +25,12 @@ export interface EventContext {
   ref: string;
   /** The repository's default branch, from the payload (absent for some events). */
   defaultBranch?: string;
+  /** The payload's `action` (`opened`, `synchronize`, `closed`, ...), for the events that have one. */
+  action?: string;
   pullRequest?: PullRequestInfo;
   push?: { before: string; after: string };
+  /** A `merge_group` run: the queue's base commit and the commit it tests (never on the branch yet). */
+  mergeGroup?: { baseSha: string; headSha: string; baseRef?: string; headRef?: string };
   runUrl: string;
   serverUrl: string;
   apiUrl: string;
@@ -126,7 +130,16 @@ export async function readEventContext(env: NodeJS.ProcessEnv = process.env): Pr
   };
   const defaultBranch = str(isRecord(payload.repository) ? payload.repository.default_branch : undefined);
   if (defaultBranch) ctx.defaultBranch = defaultBranch;
+  const action = str(payload.action);
+  if (action) ctx.action = action;
   if (isRecord(payload.pull_request)) ctx.pullRequest = pullRequestFromPayload(payload.pull_request, file);
+  if (name === 'merge_group') {
+    const mg = isRecord(payload.merge_group) ? payload.merge_group : {};
+    const baseSha = str(mg.base_sha);
+    const headSha = str(mg.head_sha) ?? ctx.sha;
+    if (!baseSha || !headSha) throw new Error(`${file}: merge_group payload lacks base_sha or head_sha`);
+    ctx.mergeGroup = { baseSha, headSha, baseRef: str(mg.base_ref), headRef: str(mg.head_ref) };
+  }
   if (name === 'push') {
     const before = str(payload.before);
     const after = str(payload.after) ?? ctx.sha;

@@ -25,7 +25,7 @@ export {
   syncDriftIssue,
 } from './drift-issue.js';
 export { type EventContext, isDefaultBranchPush, type PullRequestInfo, readEventContext } from './event.js';
-export { type MergedPull, mergedPullsOf } from './merged-pulls.js';
+export { type MergedPull, mergedPullsOf, mergedPullsOfCommits } from './merged-pulls.js';
 // the Octokit itself is imported on demand (see octokit.ts): only its type from here
 export type { GitHubClient } from './octokit.js';
 export {

@@ -24,9 +24,9 @@ export async function mergedPullsOf(
       commit_sha: sha,
       per_page: 100,
     });
-    return pulls
-      .map((p) => ({ number: p.number, ...(p.merged_at ? { mergedAt: p.merged_at } : {}) }))
-      .sort((a, b) => (b.mergedAt ?? '').localeCompare(a.mergedAt ?? '') || b.number - a.number);
+    return sortPulls(
+      pulls.map((p) => ({ number: p.number, ...(p.merged_at ? { mergedAt: p.merged_at } : {}) })),
+    );
   } catch (err) {
     const status = httpStatusOf(err);
     if (status === 403 || status === 404 || status === 422)
@@ -38,3 +38,31 @@ export async function mergedPullsOf(
     });
   }
 }
+
+/**
+ * The pull requests merged by any of `commits` (e.g. every commit of a range that changed a package):
+ * one request per commit, one at a time, each commit's pulls once; newest merge first, each pull once.
+ * The first commit GitHub refuses to answer for (403/404/422) ends the listing with `skipped`.
+ */
+export async function mergedPullsOfCommits(
+  octokit: GitHubClient,
+  where: { owner: string; repo: string },
+  commits: readonly string[],
+  cache = new Map<string, Promise<MergedPull[] | { skipped: string }>>(),
+): Promise<{ pulls: MergedPull[]; skipped?: string }> {
+  const found = new Map<number, MergedPull>();
+  for (const sha of commits) {
+    let answer = cache.get(sha);
+    if (!answer) {
+      answer = mergedPullsOf(octokit, { ...where, sha });
+      cache.set(sha, answer);
+    }
+    const pulls = await answer;
+    if ('skipped' in pulls) return { pulls: sortPulls([...found.values()]), skipped: pulls.skipped };
+    for (const p of pulls) if (!found.has(p.number)) found.set(p.number, p);
+  }
+  return { pulls: sortPulls([...found.values()]) };
+}
+
+const sortPulls = (pulls: MergedPull[]) =>
+  pulls.sort((a, b) => (b.mergedAt ?? '').localeCompare(a.mergedAt ?? '') || b.number - a.number);

@@ -57,6 +57,7 @@ describe('readEventContext', () => {
       sha: MERGE,
       ref: 'refs/pull/17/merge',
       defaultBranch: 'main',
+      action: 'synchronize',
       pullRequest: {
         number: 17,
         baseSha: BASE,
@@ -112,6 +113,36 @@ describe('readEventContext', () => {
     expect(ctx.apiUrl).toBe('https://ghe.example.com/api/v3');
     expect(isDefaultBranchPush(ctx)).toBe(true);
     expect(isDefaultBranchPush({ ...ctx, ref: 'refs/heads/feature' })).toBe(false);
+  });
+
+  it('reads a merge_group run: the queue commit and its base, never a push', async () => {
+    const ctx = await readEventContext(
+      runnerEnv(
+        'merge_group',
+        {
+          action: 'checks_requested',
+          merge_group: {
+            head_sha: HEAD,
+            head_ref: 'refs/heads/gh-readonly-queue/main/pr-17-aaaa',
+            base_sha: BASE,
+            base_ref: 'refs/heads/main',
+          },
+          repository: { default_branch: 'main' },
+        },
+        { GITHUB_SHA: HEAD, GITHUB_REF: 'refs/heads/gh-readonly-queue/main/pr-17-aaaa' },
+      ),
+    );
+    expect(ctx.action).toBe('checks_requested');
+    expect(ctx.mergeGroup).toEqual({
+      baseSha: BASE,
+      headSha: HEAD,
+      baseRef: 'refs/heads/main',
+      headRef: 'refs/heads/gh-readonly-queue/main/pr-17-aaaa',
+    });
+    expect(ctx.push).toBeUndefined();
+    await expect(
+      readEventContext(runnerEnv('merge_group', { merge_group: { head_sha: HEAD } })),
+    ).rejects.toThrow(/merge_group payload lacks base_sha/);
   });
 
   it('reads a workflow_dispatch run with neither pull request nor push', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApplyFeedback } from '../../../src/action/apply-feedback.js';
 import type { EventContext } from '../../../src/action/github/event.js';
-import { mergedPullsOf } from '../../../src/action/github/merged-pulls.js';
+import { mergedPullsOf, mergedPullsOfCommits } from '../../../src/action/github/merged-pulls.js';
 import { createOctokit } from '../../../src/action/github/octokit.js';
 import type { ActionInputs } from '../../../src/action/inputs.js';
 import { PreviewComments } from '../../../src/action/preview-comments.js';
@@ -203,6 +203,27 @@ describe('the result back on the merged pull request', () => {
     expect(server.requests.map((r) => r.query.page ?? '1')).toEqual(['1', '2']);
   });
 
+  it('lists the pull requests of several commits once each, newest merge first, asking each commit once', async () => {
+    server = await startGitHubServer();
+    const [c1, c2, c3] = ['1', '2', '3'].map((c) => c.repeat(40));
+    server.state.commitPulls.set(c1, [{ number: 4, merged_at: '2026-01-01T00:00:00Z' }]);
+    server.state.commitPulls.set(c2, [{ number: 5, merged_at: '2026-01-03T00:00:00Z' }]);
+    // a rebase merge: two commits of one pull request
+    server.state.commitPulls.set(c3, [{ number: 5, merged_at: '2026-01-03T00:00:00Z' }]);
+    const octokit = createOctokit(server.writeToken, { baseUrl: server.url });
+    const cache = new Map();
+    const where = { owner: 'octo-org', repo: 'deploy' };
+    const found = await mergedPullsOfCommits(octokit, where, [c1, c2, c3], cache);
+    expect(found).toEqual({
+      pulls: [
+        { number: 5, mergedAt: '2026-01-03T00:00:00Z' },
+        { number: 4, mergedAt: '2026-01-01T00:00:00Z' },
+      ],
+    });
+    await mergedPullsOfCommits(octokit, where, [c1, c3], cache);
+    expect(server.requests).toHaveLength(3);
+  });
+
   it('adds an Applied section with the run link to the comment of the merged pull request', async () => {
     const preview = `${previewMarker('deploy/a', 'prod')}\n### Preview · deploy/a\n`;
     server = await startGitHubServer({ comments: { [PR]: [preview, previewMarker('deploy/a')] } });
@@ -253,7 +274,7 @@ describe('the result back on the merged pull request', () => {
     expect(bodies()).toEqual([previewMarker('deploy/a')]);
   });
 
-  it('compares the plan with the reviewed one: warns under warn, refuses under fail, a notice without a digest', async () => {
+  it('compares the plan with the reviewed one: warns under warn, refuses under fail, and fails closed without a reviewed plan', async () => {
     const doc = { ...wordpressPreview(), package: 'deploy/a' };
     const reviewed: PackageRunResult = { ...previewResult('deploy/a', true), preview: doc };
     server = await startGitHubServer();
@@ -291,9 +312,16 @@ describe('the result back on the merged pull request', () => {
     expect(
       await new ApplyFeedback(feedbackInputs({ planDrift: 'ignore' }), ctx('push'), octokit).gate('deploy/a'),
     ).toBeUndefined();
-    // no digest for this package, and preflight off: notices, never a failure
-    expect((await check(fail, 'deploy/none', changed)).refuse).toBeUndefined();
-    expect((await check(fail, 'deploy/a', undefined)).refuse).toBeUndefined();
+    // no digest for this package, or preflight off: plan-drift: fail fails closed; warn warns
+    expect((await check(fail, 'deploy/none', changed)).refuse).toMatch(
+      /no reviewed plan for deploy\/none: the PR comment was deleted or never written \(#7.*Refusing to apply \(plan-drift: fail\)/,
+    );
+    expect((await check(fail, 'deploy/a', undefined)).refuse).toMatch(/preflight is off/);
+    // a package whose plan changes nothing needs no review
+    const nothing = same.map((e) => ({ ...e, action: 'unchanged' as const, hash: '' }));
+    expect((await check(fail, 'deploy/none', nothing)).refuse).toBeUndefined();
+    await check(warn, 'deploy/none', changed);
+    await check(warn, 'deploy/a', undefined);
     flushLog(); // the log is written in batches
     const printed = out.mock.calls.map((a) => String(a[0])).join('');
     out.mockRestore();
@@ -301,7 +329,7 @@ describe('the result back on the merged pull request', () => {
       /::warning title=kpt-live-action%3A plan changed since review \(deploy\/a\)::the plan changed since #7 was reviewed/,
     );
     expect(printed).toMatch(
-      /::notice::deploy\/none: plan-drift not checked: the comment of deploy\/none on #7 holds no reviewed plan/,
+      /::warning title=kpt-live-action%3A plan changed since review \(deploy\/none\)::no reviewed plan for deploy\/none: the PR comment was deleted or never written/,
     );
     expect(printed).toMatch(/::notice::deploy\/a: plan-drift not checked: preflight is off/);
   });

@@ -122,6 +122,25 @@ describe('plan digest in the comment', () => {
     );
   });
 
+  it("carries the package's reviewed tree; a comment without one (an older version) still parses", () => {
+    const tree = '9b1e'.repeat(10);
+    const reviewed = reviewedPlan(planOf(wordpressPreview().objects, desiredOfWordpress()), tree);
+    const text = renderPlanDigest(reviewed);
+    expect(text.split('\n')[0]).toMatch(
+      new RegExp(`^<!-- kpt-live-action:plan v1 hash=[0-9a-f]+ objects=\\d+ tree=${tree}$`),
+    );
+    expect(parsePlanDigest(text)).toEqual(reviewed);
+    expect(parsePlanDigest(renderPlanDigest(reviewed, 100))).toEqual({
+      hash: reviewed.hash,
+      objects: reviewed.objects,
+      tree,
+    });
+    const older = text.replace(` tree=${tree}`, '');
+    const parsed = parsePlanDigest(older)!;
+    expect(parsed.tree).toBeUndefined();
+    expect(parsed.changed).toEqual(reviewed.changed);
+  });
+
   it('keeps only the whole-plan hash when the object list would not fit, and still tells a change', () => {
     const entries: PlanEntry[] = Array.from({ length: 50 }, (_, i) => ({
       key: `shop_cm-${i}__ConfigMap`,
