@@ -4,20 +4,19 @@ import type { PackageRunResult } from '../pipeline/run-package.js';
 import type { PlanComparison, ReviewedPlan } from '../preview/plan-digest.js';
 import { nameOfKey, type PlanGate, type PlanVerdict } from '../preview/plan-gate.js';
 import { scrub } from '../preview/redact.js';
-import { parsePlanDigest } from '../report/plan-digest-marker.js';
-import { driftLines, renderAppliedSection, withAppliedSection } from '../report/pr-comment-body.js';
-import { previewMarker } from '../report/preview-markdown.js';
+import { driftLines, renderAppliedSection } from '../report/pr-comment-body.js';
+import { AppliedComments } from './applied-comments.js';
 import {
   type CommentThread,
   type EventContext,
   type GitHubClient,
   type MergedPull,
   mergedPullsOf,
-  pickMarkedComment,
+  noteUnposted,
   readCommentThread,
-  writeMarkedComment,
 } from './github/index.js';
 import type { ActionInputs } from './inputs.js';
+import { reviewedPlanFor } from './reviewed-plan.js';
 import * as core from './toolkit.js';
 
 /**
@@ -30,12 +29,25 @@ export class ApplyFeedback {
   private readonly threads = new Map<number, Promise<CommentThread | { skipped: string }>>();
   private readonly drift = new Map<string, PlanComparison>();
   private noticedPulls = false;
+  private readonly applied?: AppliedComments;
+  /** Packages this run applies (the comment layout of a pull request without a comment depends on it). */
+  private packageCount = 0;
 
   constructor(
-    private readonly inputs: Pick<ActionInputs, 'comment' | 'commentKey' | 'commentOnApply' | 'planDrift'>,
+    private readonly inputs: Pick<
+      ActionInputs,
+      'comment' | 'commentKey' | 'commentOnApply' | 'planDrift' | 'commentLayout'
+    >,
     private readonly ctx: EventContext,
     private readonly octokit: GitHubClient | undefined,
-  ) {}
+  ) {
+    if (octokit) this.applied = new AppliedComments(inputs, octokit);
+  }
+
+  /** Before the run: the packages it applies. */
+  begin(paths: readonly string[]): void {
+    this.packageCount = paths.length;
+  }
 
   private async mergedPulls(): Promise<MergedPull[]> {
     if (!this.octokit) return [];
@@ -62,10 +74,6 @@ export class ApplyFeedback {
     return t;
   }
 
-  private marker(pkg: string): string {
-    return previewMarker(pkg, this.inputs.commentKey);
-  }
-
   /** The plan the merged PR's comment reviewed for `pkg`, or why there is none to compare with. */
   async reviewedPlan(pkg: string): Promise<{ pull: number; plan: ReviewedPlan } | { none: string }> {
     if (!this.octokit) return { none: 'no github-token to read the merged pull request with' };
@@ -75,9 +83,8 @@ export class ApplyFeedback {
     for (const pull of pulls) {
       const t = await this.thread(pull.number);
       if ('skipped' in t) continue;
-      const c = pickMarkedComment(t.comments, this.marker(pkg));
-      const plan = c?.body ? parsePlanDigest(c.body) : undefined;
-      if (plan) return { pull: pull.number, plan };
+      const found = reviewedPlanFor(t.comments, pkg, this.inputs.commentKey);
+      if (found) return { pull: pull.number, plan: found.plan };
     }
     const where = pulls.map((p) => `#${p.number}`).join(', ');
     return { none: `the comment of ${pkg}${key} on ${where} holds no reviewed plan` };
@@ -115,7 +122,7 @@ export class ApplyFeedback {
 
   /** Adds the "Applied" section to the package's comment on each merged pull request. */
   async report(r: PackageRunResult, secretValues: readonly string[]): Promise<void> {
-    if (!this.inputs.commentOnApply || !this.octokit) return;
+    if (!this.inputs.commentOnApply || !this.octokit || !this.applied) return;
     try {
       const pulls = await this.mergedPulls();
       if (pulls.length === 0) {
@@ -146,14 +153,9 @@ export class ApplyFeedback {
           core.notice(`apply result not posted on #${pull.number}: ${t.skipped}`);
           continue;
         }
-        const marker = this.marker(r.path);
-        const existing = pickMarkedComment(t.comments, marker);
-        if (!existing && this.inputs.comment === 'never') continue;
-        const body = withAppliedSection(existing?.body ?? undefined, section, {
-          package: r.path,
-          commentKey: this.inputs.commentKey,
-        });
-        const res = await writeMarkedComment(this.octokit, t, marker, body);
+        const posted = await this.applied.post(t, r.path, section, this.packageCount);
+        if (posted.action !== 'written') continue;
+        const res = posted.res;
         if (res.action === 'skipped')
           core.notice(`apply result not posted on #${pull.number}: ${res.reason}`);
         else
@@ -162,9 +164,27 @@ export class ApplyFeedback {
           );
       }
     } catch (err) {
-      core.warning(
-        `could not post the apply result of ${r.path} on the pull request: ${(err as Error).message}`,
-      );
+      const reason = (err as Error).message;
+      core.warning(`could not post the apply result of ${r.path} on the pull request: ${reason}`);
+      noteUnposted(this.octokit, `the apply result of ${r.path}`, reason);
+    }
+  }
+
+  /** After the run: writes the Applied sections collected for combined comments (one edit per part). */
+  async finish(): Promise<void> {
+    if (!this.applied || !this.octokit) return;
+    try {
+      await this.applied.flush((pull, packages, res) => {
+        if (res.action === 'skipped') core.notice(`apply result not posted on #${pull}: ${res.reason}`);
+        else
+          core.info(
+            `apply result of ${packages.join(', ')} added to the combined comment on #${pull}${res.url ? `: ${res.url}` : ''}`,
+          );
+      });
+    } catch (err) {
+      const reason = (err as Error).message;
+      core.warning(`could not post the apply results on the combined comment: ${reason}`);
+      noteUnposted(this.octokit, 'the apply results on the combined comment', reason);
     }
   }
 }

@@ -4,14 +4,28 @@ import { type PackageRunResult, packageSecretValues, runPackage } from '../pipel
 import { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
-import { type EventContext, isDefaultBranchPush, readEventContext } from './github/index.js';
+import {
+  changeSetForEvent,
+  type EventContext,
+  isDefaultBranchPush,
+  readEventContext,
+} from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
 import { PreviewComments } from './preview-comments.js';
+import {
+  checkTargetCheckout,
+  forUntrustedReaders,
+  packagesRoot,
+  restrictUntrustedPreview,
+  untrustedSkip,
+  untrustedSource,
+} from './pull-request-trust.js';
 import { runRemovedPackage } from './removed-package.js';
 import { eventLogger, reportPackage } from './report-package.js';
 import { packageResultJson, totals } from './result-json.js';
 import { selectPackages } from './select-packages.js';
 import * as core from './toolkit.js';
+import { reportUnposted } from './unposted.js';
 
 /**
  * The action: inputs → which packages → run each (preview / apply / destroy / status / drift) → report → outputs.
@@ -29,7 +43,7 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
     if (parsed instanceof Error) throw parsed;
     const inputs = parsed;
     const ctx = await readEventContext();
-    const repoRoot = process.env.GITHUB_WORKSPACE || process.cwd();
+    const repoRoot = packagesRoot(inputs);
     const mode = resolveMode(inputs, ctx);
     // Octokit (and the HTTP client under it) is loaded only when there is a token to use it with
     const octokit = inputs.githubToken
@@ -37,7 +51,26 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
       : undefined;
     if (mode === 'drift') {
       await runDriftMode(inputs, ctx, repoRoot, octokit, abort.signal);
+      reportUnposted(octokit);
       return;
+    }
+    await checkTargetCheckout(ctx, repoRoot);
+    // a fork's (or Dependabot's) pull request: no secrets means nothing to preview with; with credentials
+    // its preview runs restricted, and shows no cluster values
+    const untrusted = mode === 'preview' ? untrustedSource(ctx) : undefined;
+    if (mode === 'preview') {
+      const skip = untrustedSkip(inputs, ctx);
+      if (skip) {
+        core.notice(skip.notice);
+        core.appendSummary(skip.summary);
+        core.setOutput('packages', '[]');
+        setOutputs([]);
+        return;
+      }
+      if (untrusted) {
+        const changed = await changeSetForEvent(ctx, { repoDir: repoRoot, octokit });
+        for (const n of restrictUntrustedPreview(inputs, untrusted, changed)) core.notice(n);
+      }
     }
     const units = await selectPackages(repoRoot, inputs.packages, ctx, octokit);
     core.setOutput('packages', JSON.stringify(units.map((u) => u.path)));
@@ -47,6 +80,8 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
     }
     const comments = new PreviewComments(inputs, ctx, octokit);
     const feedback = mode === 'apply' && ctx.push ? new ApplyFeedback(inputs, ctx, octokit) : undefined;
+    if (mode === 'preview') await comments.begin(units.map((u) => u.path));
+    feedback?.begin(units.map((u) => u.path));
     if (units.length === 0) {
       if (mode === 'preview') await comments.finish([]);
       core.info('no kpt package with inventory info is touched by this change: nothing to do');
@@ -106,6 +141,7 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
           },
         });
       }
+      if (untrusted) result = forUntrustedReaders(result);
       if (lines) {
         core.startGroup(`${mode} ${unit.path}`);
         for (const line of lines) core.info(line);
@@ -148,6 +184,8 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
     results.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
     if (mode === 'preview' && !abort.signal.aborted)
       await comments.finish([...units.map((u) => u.path), ...results.map((r) => r.path)]);
+    await feedback?.finish();
+    reportUnposted(octokit);
     setOutputs(results);
     const bad = results.filter((r) => r.outcome !== 'success');
     if (abort.signal.aborted) core.setFailed('cancelled: stopped starting new work; the inventory was saved');
