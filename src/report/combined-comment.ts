@@ -112,7 +112,7 @@ function head(entries: readonly CombinedEntry[], opts: CombinedOptions, limit: n
     const changed = docs.filter((d) => hasChanges(d.summary)).length;
     const phrases = countPhrases(sumSummaries(docs));
     lines.push(
-      `**${changed} with changes · ${docs.length - changed} without**${phrases.length ? ` — ${phrases.join(' · ')}` : ''}`,
+      `**${changed} with changes · ${docs.length - changed} with nothing to do**${phrases.length ? ` — ${phrases.join(' · ')}` : ''}`,
       '',
     );
   }
