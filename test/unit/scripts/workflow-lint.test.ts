@@ -51,7 +51,8 @@ describe('scripts/lint-workflows.sh (actionlint 1.7.12 with shellcheck)', () => 
   it(
     'fails a workflow that does not parse (a run: line with ": " in it), naming the line',
     () => {
-      const file = workflow(job("      - run: echo 'drifted packages: ${{ github.sha }}'\n"));
+      const expression = ['$', '{{ github.sha }}'].join('');
+      const file = workflow(job(`      - run: echo 'drifted packages: ${expression}'\n`));
       const r = lint(file);
       expect(r.status).not.toBe(0);
       expect(r.stdout).toMatch(

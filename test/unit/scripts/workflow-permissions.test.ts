@@ -32,7 +32,7 @@ const isAction = (s: Step) => s.uses === './' || /^kpt-live-action\/kpt-live-act
 const off = (v: unknown) => ['false', 'never'].includes(String(v));
 
 /** The README's permissions table, per mode and inputs. */
-export function needed(mode: string, w: Record<string, unknown>, pullRequestEvent: boolean): Permissions {
+function needed(mode: string, w: Record<string, unknown>, pullRequestEvent: boolean): Permissions {
   const p: Permissions = { contents: 'read' };
   const grant = (name: string, level: 'read' | 'write') => {
     if (p[name] !== 'write') p[name] = level;
