@@ -1,3 +1,4 @@
+import * as core from '../toolkit.js';
 import { apiMessageOf } from './api-response.js';
 import type { GitHubClient } from './octokit.js';
 import { runStateOf, type TokenIdentity } from './run-state.js';
@@ -33,11 +34,9 @@ export function tokenIdentity(octokit: GitHubClient): Promise<TokenIdentity> {
 }
 
 function assumed(why: string): TokenIdentity {
-  return {
-    login: WORKFLOW_TOKEN_LOGIN,
-    source: 'assumed',
-    note: `${why}; taking the token for the workflow token (${WORKFLOW_TOKEN_LOGIN})`,
-  };
+  const note = `${why}; taking the token for the workflow token: our comments are ${WORKFLOW_TOKEN_LOGIN}'s`;
+  core.info(note);
+  return { login: WORKFLOW_TOKEN_LOGIN, source: 'assumed', note };
 }
 
 /** A comment's author as the REST API lists it. */
