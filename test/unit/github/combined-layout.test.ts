@@ -12,7 +12,8 @@ import { reviewedPlanFor } from '../../../src/action/reviewed-plan.js';
 import { flushLog } from '../../../src/action/toolkit.js';
 import { reportUnposted } from '../../../src/action/unposted.js';
 import type { PackageRunResult } from '../../../src/pipeline/run-package.js';
-import { planFromPreview } from '../../../src/preview/plan-digest.js';
+import { planOf } from '../../../src/preview/plan-digest.js';
+import { checkPlan } from '../../../src/preview/plan-gate.js';
 import type { PreviewDocument } from '../../../src/preview/types.js';
 import { packageSection, sectionPackages } from '../../../src/report/combined-sections.js';
 import { previewMarker } from '../../../src/report/preview-markdown.js';
@@ -199,7 +200,7 @@ describe('comment-layout: combined (and auto above 10 packages)', () => {
     f.begin(paths);
     const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const doc = { ...wordpressPreview(), package: 'deploy/p00' };
-    await f.planCheck('deploy/p00')!(planFromPreview(doc, []));
+    f.verdict('deploy/p00', checkPlan((await f.gate('deploy/p00'))!, planOf(doc.objects, [])));
     for (const p of paths.slice(0, 3)) {
       await f.report(
         {

@@ -4,7 +4,7 @@ import { tokenIdentity } from '../../../src/action/github/identity.js';
 import { createOctokit } from '../../../src/action/github/octokit.js';
 import { readCommentThread, writeMarkedComment } from '../../../src/action/github/pr-comment.js';
 import { reviewedPlanFor } from '../../../src/action/reviewed-plan.js';
-import { planFromPreview, reviewedPlan } from '../../../src/preview/plan-digest.js';
+import { planOf, reviewedPlan } from '../../../src/preview/plan-digest.js';
 import { renderPlanDigest } from '../../../src/report/plan-digest-marker.js';
 import { previewMarker } from '../../../src/report/preview-markdown.js';
 import { type GitHubServer, startGitHubServer } from '../../support/github-server.js';
@@ -22,7 +22,7 @@ const where = { owner: 'octo-org', repo: 'deploy', issueNumber: PR };
 const m = previewMarker('deploy/a');
 const digestOf = (replicas: number) => {
   const doc = wordpressPreview();
-  const plan = planFromPreview(doc, []).map((e, i) =>
+  const plan = planOf(doc.objects, []).map((e, i) =>
     i === 0 ? { ...e, hash: `${replicas}`.repeat(12) } : e,
   );
   return renderPlanDigest(reviewedPlan(plan));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { planFromPreview, reviewedPlan } from '../../../src/preview/plan-digest.js';
+import { planOf, reviewedPlan } from '../../../src/preview/plan-digest.js';
 import type { PreviewDocument } from '../../../src/preview/types.js';
 import { type CombinedEntry, renderCombinedComment } from '../../../src/report/combined-comment.js';
 import {
@@ -18,7 +18,7 @@ import { buildDocument, configMap, generatedPreview, wordpressPreview } from './
 
 const entry = (doc: PreviewDocument): CombinedEntry => ({
   doc,
-  digest: renderPlanDigest(reviewedPlan(planFromPreview(doc, []))),
+  digest: renderPlanDigest(reviewedPlan(planOf(doc.objects, []))),
 });
 const changed = (pkg: string) => entry({ ...wordpressPreview(), package: pkg });
 const quiet = (pkg: string) =>
