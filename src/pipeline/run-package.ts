@@ -116,6 +116,7 @@ export async function runPackage(
     let run: RunResult;
     if (mode === 'destroy') run = await destroySteps(steps);
     else {
+      if (o.gate) await loadYaml(); // the plan check digests the pre-flight's preview objects, diffs included
       const applied = await applySteps({ ...steps, objects, gate: o.gate });
       run = applied.run;
       if (applied.planCheck) result.planCheck = applied.planCheck;
