@@ -5,20 +5,19 @@ import type { PackageRunResult } from '../pipeline/run-package.js';
 import type { PlanComparison } from '../preview/plan-digest.js';
 import { nameOfKey, type PlanGate, type PlanVerdict, type ReviewLookup } from '../preview/plan-gate.js';
 import { scrub } from '../preview/redact.js';
-import { driftLines, renderAppliedSection, withAppliedSection } from '../report/pr-comment-body.js';
-import { previewMarker } from '../report/preview-markdown.js';
+import { driftLines, renderAppliedSection } from '../report/pr-comment-body.js';
+import { AppliedComments } from './applied-comments.js';
 import {
   type CommentThread,
   type EventContext,
   type GitHubClient,
   type MergedPull,
   mergedPullsOfCommits,
-  pickMarkedComment,
+  noteUnposted,
   readCommentThread,
-  writeMarkedComment,
 } from './github/index.js';
 import type { ActionInputs } from './inputs.js';
-import { findReviewedPlan } from './reviewed-plan.js';
+import { findReviewedPlan, reviewedPlanFor } from './reviewed-plan.js';
 import * as core from './toolkit.js';
 
 type PullList = { pulls: MergedPull[]; skipped?: string };
@@ -44,13 +43,26 @@ export class ApplyFeedback {
   private readonly threads = new Map<number, Promise<CommentThread | { skipped: string }>>();
   private readonly drift = new Map<string, PlanComparison>();
   private readonly noticed = new Set<string>();
+  private readonly applied?: AppliedComments;
+  /** Packages this run applies (the comment layout of a pull request without a comment depends on it). */
+  private packageCount = 0;
 
   constructor(
-    private readonly inputs: Pick<ActionInputs, 'comment' | 'commentKey' | 'commentOnApply' | 'planDrift'>,
+    private readonly inputs: Pick<
+      ActionInputs,
+      'comment' | 'commentKey' | 'commentOnApply' | 'planDrift' | 'commentLayout'
+    >,
     private readonly ctx: EventContext,
     private readonly octokit: GitHubClient | undefined,
     private readonly scope?: FeedbackScope,
-  ) {}
+  ) {
+    if (octokit) this.applied = new AppliedComments(inputs, octokit);
+  }
+
+  /** Before the run: the packages it applies. */
+  begin(paths: readonly string[]): void {
+    this.packageCount = paths.length;
+  }
 
   private noticeOnce(text: string) {
     if (this.noticed.has(text)) return;
@@ -115,10 +127,6 @@ export class ApplyFeedback {
     return t;
   }
 
-  private marker(pkg: string): string {
-    return previewMarker(pkg, this.inputs.commentKey);
-  }
-
   /**
    * The plan reviewed for `pkg` (before its run): the newest merged pull request whose comment reviewed
    * the tree being applied, or why there is none.
@@ -134,7 +142,7 @@ export class ApplyFeedback {
         async (n) => {
           const t = await this.thread(n);
           if ('skipped' in t) return t;
-          return pickMarkedComment(t.comments, this.marker(pkg));
+          return { plan: reviewedPlanFor(t.comments, pkg, this.inputs.commentKey)?.plan };
         },
         this.scope?.units.get(pkg)?.tree,
       );
@@ -174,7 +182,7 @@ export class ApplyFeedback {
 
   /** Adds the "Applied" section to the package's comment on each merged pull request. */
   async report(r: PackageRunResult, secretValues: readonly string[]): Promise<void> {
-    if (!this.inputs.commentOnApply || !this.octokit) return;
+    if (!this.inputs.commentOnApply || !this.octokit || !this.applied) return;
     try {
       const pulls = await this.mergedPulls(r.path);
       if (pulls.length === 0) {
@@ -205,14 +213,9 @@ export class ApplyFeedback {
           core.notice(`apply result not posted on #${pull.number}: ${t.skipped}`);
           continue;
         }
-        const marker = this.marker(r.path);
-        const existing = pickMarkedComment(t.comments, marker);
-        if (!existing && this.inputs.comment === 'never') continue;
-        const body = withAppliedSection(existing?.body ?? undefined, section, {
-          package: r.path,
-          commentKey: this.inputs.commentKey,
-        });
-        const res = await writeMarkedComment(this.octokit, t, marker, body);
+        const posted = await this.applied.post(t, r.path, section, this.packageCount);
+        if (posted.action !== 'written') continue;
+        const res = posted.res;
         if (res.action === 'skipped')
           core.notice(`apply result not posted on #${pull.number}: ${res.reason}`);
         else
@@ -221,9 +224,27 @@ export class ApplyFeedback {
           );
       }
     } catch (err) {
-      core.warning(
-        `could not post the apply result of ${r.path} on the pull request: ${(err as Error).message}`,
-      );
+      const reason = (err as Error).message;
+      core.warning(`could not post the apply result of ${r.path} on the pull request: ${reason}`);
+      noteUnposted(this.octokit, `the apply result of ${r.path}`, reason);
+    }
+  }
+
+  /** After the run: writes the Applied sections collected for combined comments (one edit per part). */
+  async finish(): Promise<void> {
+    if (!this.applied || !this.octokit) return;
+    try {
+      await this.applied.flush((pull, packages, res) => {
+        if (res.action === 'skipped') core.notice(`apply result not posted on #${pull}: ${res.reason}`);
+        else
+          core.info(
+            `apply result of ${packages.join(', ')} added to the combined comment on #${pull}${res.url ? `: ${res.url}` : ''}`,
+          );
+      });
+    } catch (err) {
+      const reason = (err as Error).message;
+      core.warning(`could not post the apply results on the combined comment: ${reason}`);
+      noteUnposted(this.octokit, 'the apply results on the combined comment', reason);
     }
   }
 }

@@ -15,10 +15,12 @@ import { connectCluster } from './cluster-access.js';
 import { apiMessageOf } from './github/api-response.js';
 import {
   DRIFT_LABEL,
+  driftIssueSkipReason,
   type EventContext,
   type GitHubClient,
   httpStatusOf,
   listDriftIssues,
+  noteUnposted,
   syncDriftIssue,
 } from './github/index.js';
 import type { ActionInputs } from './inputs.js';
@@ -135,9 +137,10 @@ async function fileIssues(
     issues = await listDriftIssues(octokit, ctx.owner, ctx.repo);
   } catch (err) {
     const status = httpStatusOf(err);
-    const text = `drift issues not written: listing the "${DRIFT_LABEL}" issues failed: ${apiMessageOf(err)}`;
-    if (status === 403 || status === 404) core.notice(text);
-    else core.warning(text);
+    const what = `listing the "${DRIFT_LABEL}" issues`;
+    if (status === 403 || status === 404 || status === 410)
+      core.notice(driftIssueSkipReason(status, apiMessageOf(err), what));
+    else core.warning(`drift issues not written: ${what} failed: ${apiMessageOf(err)}`);
     return;
   }
   const key = inputs.commentKey || undefined;
@@ -164,7 +167,9 @@ async function fileIssues(
       else if (res.action !== 'none')
         core.info(`drift issue ${res.action}: #${res.number}${res.url ? ` ${res.url}` : ''}`);
     } catch (err) {
-      core.warning(`could not update the drift issue of ${r.path}: ${(err as Error).message}`);
+      const reason = (err as Error).message;
+      core.warning(`could not update the drift issue of ${r.path}: ${reason}`);
+      noteUnposted(octokit, `the drift issue of ${r.path}`, reason);
     }
   }
 }

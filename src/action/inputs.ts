@@ -10,6 +10,7 @@ import { UpdateStrategies, type UpdateStrategy } from '../apply/update-strategy.
 import { type ConflictSettings, conflictSettingsFrom } from '../common/conflict-settings.js';
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
+import { type CommentLayout, CommentLayouts } from './comment-layout.js';
 import * as core from './toolkit.js';
 
 export const CommentModes = ['changes', 'always', 'never'] as const;
@@ -32,6 +33,8 @@ export interface ActionInputs {
   comment: CommentMode;
   /** Added to the comment marker so matrix jobs (one per cluster) keep one comment each; '' = none. */
   commentKey: string;
+  /** One comment per package, one combined comment per pull request, or `auto` (by package count). */
+  commentLayout: CommentLayout;
   /** After an apply on the default branch, add the result to the merged PR's comment. */
   commentOnApply: boolean;
   /** What to do when the plan about to be applied differs from the one the PR's comment reviewed. */
@@ -47,6 +50,12 @@ export interface ActionInputs {
   packageConcurrency: number;
   /** apply/destroy: go on with the next packages after one that did not succeed. */
   keepGoing: boolean;
+  /**
+   * Where the packages (and their git history) are read, relative to the workspace; '' = the workspace.
+   * A `pull_request_target` workflow checks the pull request's head out into a directory of its own and
+   * names it here, keeping the workspace (the base branch) for the workflow's own files.
+   */
+  workingDirectory: string;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -210,6 +219,7 @@ export function parseInputs(): ActionInputs {
     destroyRemovedPackages: bool('destroy-removed-packages', false),
     comment: commentMode(core.getInput('comment').trim()),
     commentKey: commentKey(core.getInput('comment-key')),
+    commentLayout: oneOf('comment-layout', core.getInput('comment-layout').trim() || 'auto', CommentLayouts),
     commentOnApply: bool('comment-on-apply', true),
     planDrift: oneOf('plan-drift', core.getInput('plan-drift').trim() || 'warn', PlanDriftModes),
     githubToken: core.getInput('github-token').trim(),
@@ -219,5 +229,6 @@ export function parseInputs(): ActionInputs {
     failOnDrift: bool('fail-on-drift', false),
     packageConcurrency: Number(concurrencyText),
     keepGoing: bool('keep-going', false),
+    workingDirectory: core.getInput('working-directory').trim(),
   };
 }

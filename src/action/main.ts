@@ -1,21 +1,25 @@
-import { failed, isBlockedOutcome } from '../apply/run-result.js';
 import type { CatchUpOutcome } from '../changes/catch-up-state.js';
 import type { Connection } from '../kube/connect.js';
-import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
-import { type PackageRunResult, packageSecretValues, runPackage } from '../pipeline/run-package.js';
 import { catchUpLogLines, renderCatchUpSummary } from '../report/catch-up-summary.js';
 import { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
 import { runDriftMode } from './drift-mode.js';
-import { type EventContext, readEventContext } from './github/index.js';
+import { changeSetForEvent, type EventContext, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
 import { PreviewComments } from './preview-comments.js';
-import { runRemovedPackage } from './removed-package.js';
-import { eventLogger, reportPackage } from './report-package.js';
-import { packageResultJson, totals } from './result-json.js';
-import { type RunMode, resolveMode, runScope } from './run-scope.js';
-import { type SelectedUnit, type Selection, selectPackages } from './select-packages.js';
+import {
+  checkTargetCheckout,
+  packagesRoot,
+  restrictUntrustedPreview,
+  untrustedSkip,
+  untrustedSource,
+} from './pull-request-trust.js';
+import { concludeRun, setOutputs } from './run-outputs.js';
+import { resolveMode, runScope } from './run-scope.js';
+import { runUnits } from './run-units.js';
+import { type Selection, selectPackages } from './select-packages.js';
 import * as core from './toolkit.js';
+import { reportUnposted } from './unposted.js';
 import { saveWatermark } from './watermark-save.js';
 
 /**
@@ -34,7 +38,7 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
     if (parsed instanceof Error) throw parsed;
     const inputs = parsed;
     const ctx = await readEventContext();
-    const repoRoot = process.env.GITHUB_WORKSPACE || process.cwd();
+    const repoRoot = packagesRoot(inputs);
     const resolved = resolveMode(inputs.mode, ctx);
     if (resolved.note) core.info(resolved.note);
     const mode = resolved.mode;
@@ -46,7 +50,26 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
       : undefined;
     if (mode === 'drift' || !scope) {
       await runDriftMode(inputs, ctx, repoRoot, octokit, abort.signal);
+      reportUnposted(octokit);
       return;
+    }
+    await checkTargetCheckout(ctx, repoRoot);
+    // a fork's (or Dependabot's) pull request: no secrets means nothing to preview with; with credentials
+    // its preview runs restricted, and shows no cluster values
+    const untrusted = mode === 'preview' ? untrustedSource(ctx) : undefined;
+    if (mode === 'preview') {
+      const skip = untrustedSkip(inputs, ctx);
+      if (skip) {
+        core.notice(skip.notice);
+        core.appendSummary(skip.summary);
+        core.setOutput('packages', '[]');
+        setOutputs([]);
+        return;
+      }
+      if (untrusted) {
+        const changed = await changeSetForEvent(ctx, { repoDir: repoRoot, octokit });
+        for (const n of restrictUntrustedPreview(inputs, untrusted, changed)) core.notice(n);
+      }
     }
     if (scope.kind === 'nothing') {
       core.notice(scope.reason);
@@ -90,6 +113,8 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
               units: new Map(units.map((u) => [u.path, { base: u.base, tree: u.tree }])),
             })
           : undefined;
+      if (mode === 'preview') await comments.begin(units.map((u) => u.path));
+      feedback?.begin(units.map((u) => u.path));
       if (units.length === 0) {
         if (mode === 'preview') await comments.finish([]);
         core.info(
@@ -102,94 +127,17 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
         return;
       }
       conn ??= await connectCluster(inputs.kubeconfig, inputs.context);
-      const { client, access } = conn;
-      const rule = {
+      const results = await runUnits(units, {
+        inputs,
+        ctx,
         mode,
-        packageConcurrency: inputs.packageConcurrency,
-        keepGoing: inputs.keepGoing,
+        repoRoot,
+        conn,
+        comments,
+        feedback,
+        untrusted,
         signal: abort.signal,
-      };
-      const atOnce = Math.min(packagesAtOnce(mode, inputs.packageConcurrency), units.length);
-      if (atOnce > 1)
-        core.info(
-          `${mode}: ${units.length} packages, up to ${atOnce} at once (one connection pool, one discovery)`,
-        );
-      const results: PackageRunResult[] = [];
-      let reported = Promise.resolve();
-      const runUnit = async (unit: SelectedUnit): Promise<PackageRunResult> => {
-        // one package at a time logs as it goes; several at once keep each package's lines together
-        const lines: string[] | undefined = atOnce > 1 ? [] : undefined;
-        const log = (line: string) => (lines ? lines.push(line) : core.info(line));
-        const emit = eventLogger(log);
-        // GitHub is asked before the run (the reviewed plan) and told after it, never while the lock is held
-        const gate = mode === 'apply' && !unit.removed ? await feedback?.gate(unit.path) : undefined;
-        if (!lines) core.startGroup(`${mode} ${unit.path}`);
-        let result: PackageRunResult;
-        if (unit.removed && (mode === 'preview' || mode === 'apply')) {
-          result = await runRemovedPackage(client, unit, mode, {
-            repoRoot,
-            options: inputs.run,
-            destroyRemovedPackages: inputs.destroyRemovedPackages,
-            emit,
-          });
-        } else {
-          result = await runPackage(client, unit.path, mode, {
-            repoRoot,
-            defaultNamespace: inputs.namespace || access.namespace,
-            options: inputs.run,
-            emit,
-            signal: abort.signal,
-            history: {
-              commit: ctx.sha,
-              ...(unit.tree ? { tree: unit.tree } : {}),
-              trigger: ctx.runUrl,
-              keep: inputs.historyLimit,
-              allowStale: inputs.allowStale,
-            },
-            onProgress: log,
-            gate,
-            previewContext: {
-              cluster: access.clusterName,
-              commit: ctx.pullRequest?.headSha ?? ctx.mergeGroup?.headSha ?? ctx.sha,
-              targetBranch: ctx.defaultBranch,
-              runUrl: ctx.runUrl,
-            },
-          });
-        }
-        if (lines) {
-          core.startGroup(`${mode} ${unit.path}`);
-          for (const line of lines) core.info(line);
-        }
-        core.endGroup();
-        feedback?.verdict(unit.path, result.planCheck);
-        const secrets = packageSecretValues(result);
-        const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
-        results.push(result);
-        // the PR comment goes out concurrently with other packages' (a rate limit is waited out); the
-        // job summary section and the apply feedback one package at a time, in the order packages finish
-        const comment =
-          result.preview && mode === 'preview' ? comments.onPreview(result, unit.tree) : Promise.resolve();
-        reported = reported.then(async () => {
-          core.appendSummary(summary);
-          if (feedback && mode === 'apply') await feedback.report(result, secrets);
-        });
-        await Promise.all([comment, reported]);
-        return result;
-      };
-      const entries = await runPackages(
-        units,
-        rule,
-        (u) => u.path,
-        runUnit,
-        (r) => r.outcome === 'success',
-      );
-      for (const e of entries) {
-        if (!('skipped' in e)) continue;
-        core.error(`${e.item.path}: ${e.skipped}`, { title: `kpt-live-action: ${e.item.path} not run` });
-        const skipped = skippedResult(e.item.path, mode, e.skipped);
-        results.push(skipped);
-        if (feedback && mode === 'apply') await feedback.report(skipped, []);
-      }
+      });
       if (selection.catchUp && mode === 'apply') {
         const byPath = new Map(units.map((u) => [u.path, u]));
         const outcomes = results.map((r) => {
@@ -206,7 +154,11 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
         const complete = !abort.signal.aborted && results.every((r) => r.outcome !== 'skipped');
         await storeWatermark(selection, outcomes, complete, ctx);
       }
-      await finishRun(units, results, mode, comments, abort.signal);
+      if (mode === 'preview' && !abort.signal.aborted)
+        await comments.finish([...units.map((u) => u.path), ...results.map((r) => r.path)]);
+      await feedback?.finish();
+      reportUnposted(octokit);
+      concludeRun(results, abort.signal.aborted);
     } finally {
       conn?.client.close();
     }
@@ -242,69 +194,10 @@ async function storeWatermark(
   if (said.warning) core.warning(said.warning);
 }
 
-/** Comments of packages a pull request no longer changes, outputs, and the step's result. */
-async function finishRun(
-  units: SelectedUnit[],
-  results: PackageRunResult[],
-  mode: RunMode,
-  comments: PreviewComments,
-  signal: AbortSignal,
-) {
-  // the packages' order, whichever finished first
-  const order = new Map(units.map((u, i) => [u.path, i]));
-  results.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
-  if (mode === 'preview' && !signal.aborted)
-    await comments.finish([...units.map((u) => u.path), ...results.map((r) => r.path)]);
-  setOutputs(results);
-  const bad = results.filter((r) => r.outcome !== 'success');
-  if (signal.aborted) core.setFailed('cancelled: stopped starting new work; the inventory was saved');
-  else if (bad.length > 0) {
-    core.setFailed(bad.map((r) => `${r.path}: ${r.error ?? describeFailure(r)}`).join('\n'));
-  }
-}
-
 function parseInputsOrError(): ActionInputs | Error {
   try {
     return parseInputs();
   } catch (err) {
     return err as Error;
   }
-}
-
-/** A package the loop did not start (an earlier one failed, or the run was cancelled). */
-function skippedResult(path: string, mode: PackageRunResult['mode'], why: string): PackageRunResult {
-  return { path, mode, outcome: 'skipped', error: why, notices: [], exitCode: 3 };
-}
-
-function describeFailure(r: PackageRunResult): string {
-  const objects = r.run?.objects ?? [];
-  const notDone = objects.filter((o) => failed(o));
-  if (notDone.length > 0) {
-    return notDone
-      .map((o) => {
-        const verb = isBlockedOutcome(o) ? 'blocked' : o.reconcile === 'Timeout' ? 'timed out' : 'failed';
-        return `${o.id.kind}/${o.id.name} ${verb}: ${o.message ?? ''}`;
-      })
-      .join('; ');
-  }
-  if (r.preview) {
-    const { error, blocked } = r.preview.summary;
-    const parts = [
-      ...(error > blocked ? [`${error - blocked} object(s) rejected by the server`] : []),
-      ...(blocked > 0 ? [`${blocked} object(s) blocked: apply would not deploy them`] : []),
-    ];
-    return parts.join('; ') || 'failed';
-  }
-  return 'failed';
-}
-
-function setOutputs(results: PackageRunResult[]) {
-  const json = results.map(packageResultJson);
-  const t = totals(json);
-  core.setOutput('created', String(t.created));
-  core.setOutput('configured', String(t.configured));
-  core.setOutput('unchanged', String(t.unchanged));
-  core.setOutput('pruned', String(t.pruned));
-  core.setOutput('failed', String(t.failed));
-  core.setOutput('result', JSON.stringify({ packages: json }));
 }

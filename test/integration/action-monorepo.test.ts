@@ -115,7 +115,7 @@ describe('many packages in one action run', () => {
     expect(again.outputs.unchanged).toBe('30');
   });
 
-  it("posts every package's PR comment at once, waiting out GitHub's secondary rate limit", async () => {
+  it("posts every package's PR comment, one write at a time, waiting out GitHub's secondary rate limit", async () => {
     const run = await runAction({
       event: 'pull_request',
       payload: {
@@ -142,7 +142,7 @@ describe('many packages in one action run', () => {
     expect(run.code, run.stdout).toBe(0);
     expect(gh.state.comments.get(9)).toHaveLength(packages.length);
     expect(gh.requests.some((q) => q.status === 403)).toBe(true);
-    expect(run.stdout).toContain('GitHub rate limit: waiting 1 s before retrying');
+    expect(run.stdout).toContain('GitHub secondary rate limit: waiting 1 s before retrying');
     expect(run.stdout).not.toMatch(/could not write the PR comment/);
   });
 });

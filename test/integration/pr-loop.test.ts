@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
 import { createOriginAndClone, git } from '../support/git-repo.js';
@@ -44,24 +46,37 @@ describe('the PR loop', () => {
       sha: after,
       ref: 'refs/heads/main',
     });
-  const pr = (number: number, branch: string, extra: Record<string, string> = {}) => {
+  const pr = (
+    number: number,
+    branch: string,
+    extra: Record<string, string | undefined> = {},
+    how: {
+      headRepo?: string;
+      event?: 'pull_request' | 'pull_request_target';
+      workspace?: string;
+      env?: Record<string, string>;
+    } = {},
+  ) => {
     const pull = gh.state.pulls.get(number)!;
+    const all = inputs(extra as Record<string, string>);
+    for (const [k, v] of Object.entries(extra)) if (v === undefined) delete all[k as keyof typeof all];
     return runAction({
-      event: 'pull_request',
+      event: how.event ?? 'pull_request',
       payload: {
         number,
         pull_request: {
           number,
           base: { sha: pull.base, ref: 'main', repo: { full_name: 'acme/platform' } },
-          head: { sha: pull.head, ref: branch, repo: { full_name: 'acme/platform' } },
+          head: { sha: pull.head, ref: branch, repo: { full_name: how.headRepo ?? 'acme/platform' } },
         },
         repository,
       },
-      inputs: inputs(extra),
-      workspace: repo.shallowCheckout(branch),
+      inputs: all,
+      workspace: how.workspace ?? repo.shallowCheckout(branch),
       apiUrl: gh.url,
       sha: pull.head!,
       ref: `refs/pull/${number}/merge`,
+      env: how.env,
     });
   };
   /** A branch from `base` with one commit per entry of `commits`; returns their SHAs. */
@@ -254,5 +269,115 @@ describe('the PR loop', () => {
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toMatch(/::notice::.*apply result not posted on #16: .*403/);
     expect(await color('app-config')).toBe('teal');
+  });
+
+  it('a fork or Dependabot pull request without cluster credentials and with a read-only token: skipped with a notice and a job summary, exit 0', async () => {
+    const [head] = branch('fork-bare', shas.initial, { 'deploy/app/config.yaml': cm('app-config', 'pink') });
+    gh.state.pulls.set(30, { base: shas.initial, head });
+    const before = gh.requests.length;
+    // a runner with no kubeconfig anywhere: no input, no KUBECONFIG, no ~/.kube/config, not in a pod
+    const env = { HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'runner-home-')) };
+    const fork = await pr(
+      30,
+      'fork-bare',
+      { kubeconfig: undefined, 'github-token': gh.readToken },
+      { headRepo: 'someone/platform', env },
+    );
+    expect(fork.code, fork.stdout).toBe(0);
+    expect(fork.stdout).toMatch(
+      /::notice::preview skipped: pull request #30 comes from a fork, and GitHub gives such runs no secrets/,
+    );
+    expect(fork.stdout).not.toContain('no kubeconfig');
+    expect(fork.summary).toContain('### Preview skipped · pull request #30 from a fork');
+    expect(fork.summary).toContain('pull_request_target');
+    expect(fork.outputs.packages).toBe('[]');
+    const bot = await pr(
+      30,
+      'fork-bare',
+      { kubeconfig: undefined, 'github-token': gh.readToken },
+      { env: { ...env, GITHUB_ACTOR: 'dependabot[bot]' } },
+    );
+    expect(bot.code, bot.stdout).toBe(0);
+    expect(bot.stdout).toContain('comes from Dependabot');
+    expect(comments(30)).toHaveLength(0);
+    expect(gh.requests.slice(before).filter((r) => r.write)).toHaveLength(0);
+  });
+
+  it('a fork pull request with credentials (a self-hosted runner): strict, no cluster values, no Kptfile change', async () => {
+    const [head] = branch('fork-creds', shas.initial, { 'deploy/app/config.yaml': cm('app-config', 'pink') });
+    gh.state.pulls.set(31, { base: shas.initial, head });
+    const live = await color('app-config');
+    const run = await pr(31, 'fork-creds', { 'inventory-policy': 'adopt' }, { headRepo: 'someone/platform' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(run.stdout).toContain('inventory-policy adopt is ignored for a pull request from a fork');
+    const [comment] = comments(31);
+    expect(comment.body).toContain('`data.color` changed');
+    for (const text of [comment.body, run.summary, run.stdout, run.outputs.result]) {
+      expect(text).not.toContain(live);
+      expect(text).not.toContain('pink');
+      expect(text).not.toContain('```diff');
+    }
+    const [kpt] = branch('fork-kptfile', shas.initial, {
+      'deploy/app/Kptfile': `${kptfile('app')}info:\n  description: now mine\n`,
+    });
+    gh.state.pulls.set(32, { base: shas.initial, head: kpt });
+    const refused = await pr(32, 'fork-kptfile', {}, { headRepo: 'someone/platform' });
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(
+      /refusing to preview a pull request from a fork that changes a Kptfile or inventory file \(deploy\/app\/Kptfile\)/,
+    );
+    expect(comments(32)).toHaveLength(0);
+    expect(await color('app-config')).toBe(live);
+  });
+
+  it('pull_request_target: previews the head checked out into working-directory; the base checkout alone fails with the fix', async () => {
+    const [head] = branch('target', shas.initial, { 'deploy/other/config.yaml': cm('other-config', 'gold') });
+    gh.state.pulls.set(33, { base: shas.initial, head });
+    const ws = repo.shallowCheckout('main');
+    const target = { event: 'pull_request_target' as const, workspace: ws, headRepo: 'someone/platform' };
+    const wrong = await pr(33, 'target', {}, target);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toMatch(
+      /pull_request_target: the packages are read from .*, which holds commit [0-9a-f]{7}, not the pull request's head [0-9a-f]{7}.*working-directory: pr/,
+    );
+    expect(comments(33)).toHaveLength(0);
+    git(ws, 'clone', '-q', '--depth', '1', '--branch', 'target', `file://${repo.origin}`, 'pr');
+    const run = await pr(33, 'target', { 'working-directory': 'pr' }, target);
+    expect(run.code, run.stdout).toBe(0);
+    expect(JSON.parse(run.outputs.packages)).toEqual(['deploy/other']);
+    expect(comments(33)).toHaveLength(1);
+    expect(comments(33)[0].body).toContain('`data.color` changed');
+    expect(comments(33)[0].body).not.toContain('gold');
+  });
+
+  it('comment-layout: combined: one comment for the pull request; after the merge the plan check reads it and the Applied sections go into it', async () => {
+    const main = git(repo.work, 'rev-parse', 'main');
+    const [head] = branch('combined', main, {
+      'deploy/app/config.yaml': cm('app-config', 'navy'),
+      'deploy/other/config.yaml': cm('other-config', 'navy'),
+    });
+    gh.state.pulls.set(34, { base: main, head });
+    const run = await pr(34, 'combined', { 'comment-layout': 'combined' });
+    expect(run.code, run.stdout).toBe(0);
+    expect(comments(34)).toHaveLength(1);
+    const body = comments(34)[0].body;
+    expect(body.split('\n')[0]).toBe('<!-- kpt-live-action:preview combined part=1 -->');
+    expect(body).toContain('<!-- kpt-live-action:section package=deploy/app -->');
+    expect(body).toContain('<!-- kpt-live-action:section package=deploy/other -->');
+    expect(body.match(/<!-- kpt-live-action:plan v1 /g)).toHaveLength(2);
+
+    git(repo.work, 'merge', '-q', '--ff-only', 'combined');
+    git(repo.work, 'push', '-q', 'origin', 'main');
+    gh.state.commitPulls.set(head, [{ number: 34, merged_at: '2026-01-05T00:00:00Z' }]);
+    const applied = await push(main, head, { 'comment-layout': 'combined', 'plan-drift': 'fail' });
+    expect(applied.code, applied.stdout).toBe(0);
+    expect(applied.stdout).toContain('deploy/app: the plan matches the one reviewed on #34');
+    expect(applied.stdout).toContain('deploy/other: the plan matches the one reviewed on #34');
+    expect(await color('app-config')).toBe('navy');
+    const after = comments(34);
+    expect(after).toHaveLength(1);
+    expect(after[0].body).toContain('### Applied · `deploy/app` · ✅ applied');
+    expect(after[0].body).toContain('### Applied · `deploy/other` · ✅ applied');
+    expect(after[0].body.match(/<!-- kpt-live-action:plan v1 /g)).toHaveLength(2);
   });
 });

@@ -3,15 +3,21 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
+import { graphqlAnswer } from './github-graphql.js';
 
 /**
  * A local stand-in for the GitHub REST endpoints the action calls (PR files, compare, issue comments,
- * issues listed by label, created, edited, closed and reopened, labels, the pull requests of a commit),
- * on 127.0.0.1 with a random port. It behaves like GitHub where the action depends on it: pagination
- * (`per_page` default 30, max 100, `page`, a `Link` header with first/prev/next/last), the 3,000-file cap
- * of PR files and the 300-file cap of compare, `token X`/`Bearer X` auth (401 without a known token,
- * 403 "Resource not accessible by integration" when a read-only token writes, as a fork PR's does),
- * and it records every request for assertions.
+ * issues listed by label, created, edited, closed and reopened, labels, the pull requests of a commit)
+ * and the GraphQL endpoint (`viewer`, comment `nodes`, `minimizeComment`), on 127.0.0.1 with a random
+ * port. It answers the way GitHub does where the action depends on it: pagination (`per_page` default
+ * 30, max 100, `page`, a `Link` header with first/prev/next/last), the 3,000-file cap of PR files and
+ * the 300-file cap of compare, `token X`/`Bearer X` auth (401 without a known token, 403 "Resource not
+ * accessible by integration" when a read-only token writes, as a fork PR's does), 422 bodies with
+ * `errors[]` (`{"message":"Validation Failed","errors":[...],"documentation_url":...}`), a comment body
+ * over 65,536 characters refused on POST and PATCH, pull requests listed among the issues (with
+ * `pull_request`), 410 when the repository has issues turned off, `x-ratelimit-*` headers on every
+ * answer, the secondary rate limit (403 or 429, with or without `retry-after`) and the primary one, and
+ * 5xx answers a test injects. It records every request for assertions.
  */
 
 const run = promisify(execFile);
@@ -24,6 +30,7 @@ export interface ServerFile {
 
 export interface ServerComment {
   id: number;
+  node_id: string;
   body: string;
   user: { login: string; type: 'Bot' | 'User' };
   created_at: string;
@@ -63,6 +70,9 @@ export interface SeedPull {
   files?: ServerFile[];
   base?: string;
   head?: string;
+  /** Listed among the issues (GitHub lists pull requests there too, with a `pull_request` key). */
+  title?: string;
+  labels?: string[];
 }
 
 export interface GitHubServerState {
@@ -81,6 +91,20 @@ export interface GitHubServerState {
   nextIssueNumber: number;
   /** Commit SHA → the pull requests `GET /commits/{sha}/pulls` lists for it (merged ones carry `merged_at`). */
   commitPulls: Map<string, { number: number; merged_at: string | null; state?: 'open' | 'closed' }[]>;
+  /** Comment ids hidden with `minimizeComment`, and why (`OUTDATED`, ...). */
+  minimized: Map<number, string>;
+  /** Answers to give instead of the real one, first match first; each `times` (default 1) then removed. */
+  faults: ServerFault[];
+}
+
+/** An injected answer: e.g. a 502 on the next comment listing. */
+export interface ServerFault {
+  method?: string;
+  path?: RegExp;
+  status: number;
+  message?: string;
+  headers?: Record<string, string>;
+  times?: number;
 }
 
 export interface RecordedRequest {
@@ -91,6 +115,10 @@ export interface RecordedRequest {
   /** The token the request carried, if any. */
   token?: string;
   status: number;
+  /** Content-creating: POST, PATCH, PUT, DELETE, but not a GraphQL query (a POST that only reads). */
+  write: boolean;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export interface GitHubServerOptions {
@@ -118,7 +146,22 @@ export interface GitHubServerOptions {
    * DELETE), every write for the next `retryAfterSeconds` is refused with `status` (403, as GitHub mostly
    * answers, or 429), a `retry-after` header and GitHub's message; then the count starts again.
    */
-  secondaryRateLimit?: { writes: number; retryAfterSeconds: number; status?: 403 | 429 };
+  secondaryRateLimit?: {
+    writes: number;
+    retryAfterSeconds: number;
+    status?: 403 | 429;
+    /** Send `retry-after` (default true); without it a client must choose its own wait. */
+    retryAfterHeader?: boolean;
+  };
+  /** The primary limit of every token: `limit` requests an hour (default 5000), then 403 with remaining 0. */
+  primaryRateLimit?: number;
+  /** The repository has issues turned off: issue endpoints answer 410 (pull request comments still work). */
+  issuesDisabled?: boolean;
+  /**
+   * What GraphQL's `viewer { login }` answers: a login (a personal token or a GitHub App's installation
+   * token), or, by default, a FORBIDDEN error "Resource not accessible by integration".
+   */
+  viewerLogin?: string;
 }
 
 export interface GitHubServer {
@@ -138,10 +181,26 @@ class HttpError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    readonly errors?: unknown[],
   ) {
     super(message);
   }
 }
+
+/** GitHub's 422: message "Validation Failed", the detail in `errors[]`. */
+function validationFailed(resource: string, field: string, code: string, message?: string): HttpError {
+  return new HttpError(422, 'Validation Failed', {}, [
+    { resource, code, field, ...(message ? { message } : {}) },
+  ]);
+}
+
+const tooLong = () =>
+  validationFailed('IssueComment', 'data', 'unprocessable', 'Body is too long (maximum is 65536 characters)');
+
+const DOCS: Record<number, string> = {
+  410: 'https://docs.github.com/rest/issues/issues',
+  422: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment',
+};
 
 const newToken = () => `ghs_test${randomBytes(12).toString('hex')}`;
 
@@ -192,6 +251,8 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     labels: new Map(),
     nextIssueNumber: 1,
     commitPulls: new Map(),
+    minimized: new Map(),
+    faults: [],
   };
   state.nextIssueNumber =
     Math.max(0, ...state.pulls.keys(), ...Object.keys(opts.comments ?? {}).map(Number)) + 1;
@@ -215,6 +276,7 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     const now = new Date(Date.UTC(2026, 0, 1, 0, 0, id % 60)).toISOString();
     const c: ServerComment = {
       id,
+      node_id: `IC_kwDOtest${id}`,
       body,
       user: { login, type },
       created_at: now,
@@ -268,24 +330,23 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
   /** The fields of POST/PATCH /issues GitHub validates, applied to `issue`. */
   const editIssue = (issue: ServerIssue, b: Record<string, unknown>) => {
     if ('title' in b) {
-      if (typeof b.title !== 'string' || !b.title)
-        throw new HttpError(422, 'Validation Failed: title is missing');
+      if (typeof b.title !== 'string' || !b.title) throw validationFailed('Issue', 'title', 'missing_field');
       issue.title = b.title;
     }
     if ('body' in b) {
-      if (b.body !== null && typeof b.body !== 'string') throw new HttpError(422, 'Validation Failed: body');
+      if (b.body !== null && typeof b.body !== 'string') throw validationFailed('Issue', 'body', 'invalid');
       if (typeof b.body === 'string' && b.body.length > 65536)
-        throw new HttpError(422, 'Validation Failed: body is too long (maximum is 65536 characters)');
+        throw validationFailed('Issue', 'body', 'custom', 'body is too long (maximum is 65536 characters)');
       issue.body = b.body as string | null;
     }
     if ('labels' in b) {
-      if (!Array.isArray(b.labels)) throw new HttpError(422, 'Validation Failed: labels');
+      if (!Array.isArray(b.labels)) throw validationFailed('Issue', 'labels', 'invalid');
       issue.labels = b.labels.map((l) =>
         labelFor(typeof l === 'string' ? l : String((l as ServerLabel).name)),
       );
     }
     if ('state' in b) {
-      if (b.state !== 'open' && b.state !== 'closed') throw new HttpError(422, 'Validation Failed: state');
+      if (b.state !== 'open' && b.state !== 'closed') throw validationFailed('Issue', 'state', 'invalid');
       if (b.state !== issue.state) {
         issue.state = b.state;
         issue.closed_at = b.state === 'closed' ? new Date().toISOString() : null;
@@ -325,23 +386,92 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
       throw new HttpError(
         limit.status ?? 403,
         'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
-        { 'retry-after': String(Math.ceil((blockedUntil - now) / 1000)) },
+        limit.retryAfterHeader === false
+          ? {}
+          : { 'retry-after': String(Math.ceil((blockedUntil - now) / 1000)) },
       );
     writesInWindow++;
   }
 
+  /** The primary limit per token, counted per resource (`core`, `graphql`) over a fixed hour. */
+  const primaryLimit = opts.primaryRateLimit ?? 5000;
+  const used = new Map<string, number>();
+  const resetAt = Math.floor(Date.now() / 1000) + 3600;
+  function countRequest(res: ServerResponse, token: string | undefined, resource: string) {
+    const key = `${token ?? ''} ${resource}`;
+    const n = (used.get(key) ?? 0) + 1;
+    used.set(key, n);
+    const remaining = Math.max(0, primaryLimit - n);
+    res.setHeader('x-ratelimit-limit', String(primaryLimit));
+    res.setHeader('x-ratelimit-remaining', String(remaining));
+    res.setHeader('x-ratelimit-used', String(Math.min(n, primaryLimit)));
+    res.setHeader('x-ratelimit-reset', String(resetAt));
+    res.setHeader('x-ratelimit-resource', resource);
+    if (n > primaryLimit)
+      throw new HttpError(403, 'API rate limit exceeded for installation ID 1.', {
+        'x-ratelimit-remaining': '0',
+      });
+  }
+
+  /** The first injected fault that matches, used up after `times` answers. */
+  function takeFault(method: string, path: string): ServerFault | undefined {
+    const i = state.faults.findIndex(
+      (f) => (!f.method || f.method === method) && (!f.path || f.path.test(path)),
+    );
+    if (i < 0) return undefined;
+    const f = state.faults[i];
+    f.times = (f.times ?? 1) - 1;
+    if (f.times <= 0) state.faults.splice(i, 1);
+    return f;
+  }
+
+  const pullAsIssue = (n: number, p: SeedPull) => ({
+    number: n,
+    title: p.title ?? `pull request ${n}`,
+    body: null,
+    state: 'open',
+    state_reason: null,
+    labels: (p.labels ?? []).map(labelFor),
+    user: { login: 'octocat', type: 'User' },
+    created_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+    updated_at: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+    closed_at: null,
+    html_url: `https://github.test/${state.owner}/${state.repo}/pull/${n}`,
+    pull_request: { url: `${url}/repos/${state.owner}/${state.repo}/pulls/${n}`, merged_at: null },
+  });
+
   async function route(req: IncomingMessage, res: ServerResponse, token: string | undefined, body: unknown) {
     const u = new URL(req.url ?? '/', 'http://localhost');
-    const m = u.pathname.match(/^\/repos\/([^/]+)\/([^/]+)\/(.+)$/);
+    const method = req.method ?? 'GET';
     if (!token || (!writeTokens.has(token) && !readTokens.has(token)))
       throw new HttpError(401, 'Bad credentials');
+    const graphql = u.pathname === '/graphql';
+    countRequest(res, token, graphql ? 'graphql' : 'core');
+    const fault = takeFault(method, u.pathname);
+    if (fault) throw new HttpError(fault.status, fault.message ?? 'Server Error', fault.headers ?? {});
+    if (graphql && method === 'POST')
+      return graphqlAnswer(body, {
+        state,
+        mayWrite: writeTokens.has(token),
+        viewerLogin: opts.viewerLogin,
+        limitWrite: () => {
+          if (opts.secondaryRateLimit) limitWrites(opts.secondaryRateLimit);
+        },
+      });
+    const m = u.pathname.match(/^\/repos\/([^/]+)\/([^/]+)\/(.+)$/);
     if (!m || m[1] !== state.owner || m[2] !== state.repo) throw new HttpError(404, 'Not Found');
     const rest = m[3];
-    const method = req.method ?? 'GET';
     if (method !== 'GET' && !writeTokens.has(token)) {
       throw new HttpError(403, 'Resource not accessible by integration');
     }
     if (method !== 'GET' && opts.secondaryRateLimit) limitWrites(opts.secondaryRateLimit);
+    // with issues turned off, GitHub answers 410 for issues, but pull requests' comments still work
+    const issueNumber = Number(rest.match(/^issues\/(\d+)(?:\/|$)/)?.[1] ?? Number.NaN);
+    if (
+      opts.issuesDisabled &&
+      (rest === 'issues' || (Number.isFinite(issueNumber) && !state.pulls.has(issueNumber)))
+    )
+      throw new HttpError(410, 'Issues are disabled for this repo');
     const pullFiles = method === 'GET' ? rest.match(/^pulls\/(\d+)\/files$/) : null;
     const compare = method === 'GET' ? rest.match(/^compare\/(.+)\.\.\.(.+)$/) : null;
     const issueComments = rest.match(/^issues\/(\d+)\/comments$/);
@@ -357,9 +487,11 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
         .map((l) => l.trim().toLowerCase())
         .filter(Boolean);
       const st = q.get('state') ?? 'open';
-      if (!['open', 'closed', 'all'].includes(st)) throw new HttpError(422, 'Validation Failed: state');
+      if (!['open', 'closed', 'all'].includes(st)) throw validationFailed('Issue', 'state', 'invalid');
       const asc = q.get('direction') === 'asc';
-      const items = [...state.issues.values()]
+      // GitHub lists pull requests here too: "every pull request is an issue, but not every issue is a PR"
+      const pulls = [...state.pulls.entries()].map(([n, p]) => pullAsIssue(n, p) as unknown as ServerIssue);
+      const items = [...state.issues.values(), ...pulls]
         .filter((i) => st === 'all' || i.state === st)
         .filter((i) => wanted.every((w) => i.labels.some((l) => l.name.toLowerCase() === w)))
         .sort((a, b) => (asc ? a.number - b.number : b.number - a.number));
@@ -367,8 +499,7 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
     }
     if (issueList && method === 'POST') {
       const b = (body ?? {}) as Record<string, unknown>;
-      if (typeof b.title !== 'string' || !b.title)
-        throw new HttpError(422, 'Validation Failed: title is missing');
+      if (typeof b.title !== 'string' || !b.title) throw validationFailed('Issue', 'title', 'missing_field');
       const issue = makeIssue({ title: b.title });
       editIssue(issue, b);
       res.statusCode = 201;
@@ -387,10 +518,8 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
       return page(res, u.pathname, u.searchParams, [...state.labels.values()]);
     if (labelList && method === 'POST') {
       const b = (body ?? {}) as Record<string, unknown>;
-      if (typeof b.name !== 'string' || !b.name)
-        throw new HttpError(422, 'Validation Failed: name is missing');
-      if (state.labels.has(b.name.toLowerCase()))
-        throw new HttpError(422, 'Validation Failed: already_exists');
+      if (typeof b.name !== 'string' || !b.name) throw validationFailed('Label', 'name', 'missing_field');
+      if (state.labels.has(b.name.toLowerCase())) throw validationFailed('Label', 'name', 'already_exists');
       const label: ServerLabel = {
         name: b.name,
         color: typeof b.color === 'string' ? b.color : 'ededed',
@@ -465,9 +594,9 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
       if (method === 'GET') return page(res, u.pathname, u.searchParams, state.comments.get(issue) ?? []);
       if (method === 'POST') {
         const text = (body as { body?: unknown } | undefined)?.body;
-        if (typeof text !== 'string' || !text) throw new HttpError(422, 'Validation Failed: body is missing');
-        if (text.length > 65536)
-          throw new HttpError(422, 'Validation Failed: body is too long (maximum is 65536 characters)');
+        if (typeof text !== 'string' || !text)
+          throw validationFailed('IssueComment', 'body', 'missing_field');
+        if (text.length > 65536) throw tooLong();
         res.statusCode = 201;
         return makeComment(issue, text);
       }
@@ -478,7 +607,8 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
       const c = [...state.comments.values()].flat().find((x) => x.id === id);
       if (!c) throw new HttpError(404, 'Not Found');
       const text = (body as { body?: unknown } | undefined)?.body;
-      if (typeof text !== 'string' || !text) throw new HttpError(422, 'Validation Failed: body is missing');
+      if (typeof text !== 'string' || !text) throw validationFailed('IssueComment', 'body', 'missing_field');
+      if (text.length > 65536) throw tooLong();
       c.body = text;
       c.updated_at = new Date().toISOString();
       return c;
@@ -501,6 +631,8 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
         query: Object.fromEntries(u.searchParams),
         token,
         status: 0,
+        write: req.method !== 'GET' && req.method !== 'HEAD',
+        at: Date.now(),
       };
       requests.push(record);
       let out: unknown;
@@ -512,6 +644,10 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
             throw new HttpError(400, 'Problems parsing JSON');
           }
           record.body = body;
+          if (u.pathname === '/graphql') {
+            const q = (body as { query?: unknown } | undefined)?.query;
+            record.write = typeof q === 'string' && /^\s*mutation\b/.test(q);
+          }
         }
         out = await route(req, res, token, body);
         if (res.statusCode === 200 || res.statusCode === 201) record.status = res.statusCode;
@@ -522,7 +658,8 @@ export async function startGitHubServer(opts: GitHubServerOptions = {}): Promise
         record.status = status;
         out = {
           message: err instanceof Error ? err.message : String(err),
-          documentation_url: 'https://docs.github.com/rest',
+          ...(err instanceof HttpError && err.errors ? { errors: err.errors } : {}),
+          documentation_url: DOCS[status] ?? 'https://docs.github.com/rest',
           status: String(status),
         };
       }

@@ -19,7 +19,7 @@ export interface ActionRun {
  * the event payload in GITHUB_EVENT_PATH, outputs and the job summary in files.
  */
 export async function runAction(opts: {
-  event: 'pull_request' | 'push' | 'workflow_dispatch' | 'schedule' | 'merge_group';
+  event: 'pull_request' | 'pull_request_target' | 'push' | 'workflow_dispatch' | 'schedule' | 'merge_group';
   payload: Record<string, unknown>;
   inputs: Record<string, string>;
   workspace: string;

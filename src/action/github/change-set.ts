@@ -7,7 +7,7 @@ import {
 } from '../../changes/changed-file.js';
 import { deepenUntilMergeBase, ensureCommits, isZeroSha } from '../../changes/fetch-commits.js';
 import { git } from '../../changes/git.js';
-import { apiMessageOf } from './api-response.js';
+import { apiMessageOf, httpStatusOf, refusalHint } from './api-response.js';
 import type { EventContext } from './event.js';
 import type { GitHubClient } from './octokit.js';
 
@@ -41,12 +41,21 @@ export async function pullRequestChangeSet(
     changedFiles?: number;
   } & GitOptions,
 ): Promise<ChangeSet> {
-  const listed: ApiFile[] = await octokit.paginate(octokit.rest.pulls.listFiles, {
-    owner: input.owner,
-    repo: input.repo,
-    pull_number: input.number,
-    per_page: 100,
-  });
+  const listed: ApiFile[] = await octokit
+    .paginate(octokit.rest.pulls.listFiles, {
+      owner: input.owner,
+      repo: input.repo,
+      pull_number: input.number,
+      per_page: 100,
+    })
+    .catch((err: unknown) => {
+      const status = httpStatusOf(err);
+      const hint = refusalHint(status, 'pull-requests: read');
+      throw new Error(
+        `listing the files of pull request #${input.number} failed: GitHub answered ${status ?? 'with an error'} (${apiMessageOf(err)})${hint ? `; ${hint}` : ''}`,
+        { cause: err },
+      );
+    });
   const base = { base: input.baseSha, head: input.headSha };
   const truncated =
     listed.length >= LIST_FILES_CAP ||
@@ -131,7 +140,10 @@ export async function pushChangeSet(
     }
     return { all: false, files: files.map(fromApiFile), ...range, source: 'compare-api', notes };
   } catch (err) {
-    notes.push(`compare ${before}...${after} failed (${apiMessageOf(err)}): every package counts as changed`);
+    const hint = refusalHint(httpStatusOf(err), 'contents: read');
+    notes.push(
+      `compare ${before}...${after} failed (${apiMessageOf(err)}${hint ? `; ${hint}` : ''}): every package counts as changed`,
+    );
     return { all: true, files: [], ...range, source: 'none', notes };
   }
 }

@@ -1,4 +1,4 @@
-import { apiMessageOf, httpStatusOf } from './api-response.js';
+import { apiMessageOf, httpStatusOf, refusalHint } from './api-response.js';
 import type { GitHubClient } from './octokit.js';
 
 /** The label every drift issue carries; drift issues are found by listing issues with it. */
@@ -63,21 +63,20 @@ export function pickDriftIssue(issues: readonly ListedIssue[], marker: string): 
     .sort((a, b) => rank(a) - rank(b) || a.number - b.number)[0];
 }
 
-function skipReason(status: number, message: string, what: string): string {
-  const why =
-    status === 403
-      ? 'the token may not write issues (give the job "permissions: issues: write")'
-      : 'the repository or its issues are not visible to this token (are issues enabled?)';
+/** Why a drift issue could not be written, naming what to change (permission, issues turned off). */
+export function driftIssueSkipReason(status: number, message: string, what: string): string {
+  const why = refusalHint(status, 'issues: write') ?? '';
   return `drift issue not written: GitHub answered ${status} (${message}) to ${what}; ${why}. The drift is in the job summary.`;
 }
 
-/** Wraps a GitHub call: 403/404 become a `skipped` result, anything else an error naming the step. */
+/** Wraps a GitHub call: 403/404/410 become a `skipped` result, anything else an error naming the step. */
 async function step<T>(what: string, call: () => Promise<T>): Promise<T | { skipped: string }> {
   try {
     return await call();
   } catch (err) {
     const status = httpStatusOf(err);
-    if (status === 403 || status === 404) return { skipped: skipReason(status, apiMessageOf(err), what) };
+    if (status === 403 || status === 404 || status === 410)
+      return { skipped: driftIssueSkipReason(status, apiMessageOf(err), what) };
     throw new Error(`${what} failed: ${apiMessageOf(err)}`, { cause: err });
   }
 }
@@ -109,7 +108,7 @@ export async function ensureDriftLabel(octokit: GitHubClient, owner: string, rep
 /**
  * Brings one package's drift issue up to date: while drifted, the issue is created (labelled), or edited
  * in place and reopened if it was closed; once in sync, an open issue gets a comment and is closed. A
- * 403/404 (a read-only token, issues disabled) returns `skipped`, never throws: drift must not fail
+ * 403/404/410 (a read-only token, no access, issues disabled) returns `skipped`, never throws: drift must not fail
  * because it cannot file an issue. `issues` is `listDriftIssues`' answer; a created issue is added to it.
  */
 export async function syncDriftIssue(

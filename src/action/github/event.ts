@@ -13,6 +13,8 @@ export interface PullRequestInfo {
   headRepoFork: boolean;
   /** `changed_files` from the payload: tells whether `pulls.listFiles` (capped at 3,000) saw them all. */
   changedFiles?: number;
+  /** Who opened it (`user.login`), e.g. `dependabot[bot]`. */
+  author?: string;
 }
 
 /** What the runner says about the run, read from its environment and event payload. */
@@ -91,6 +93,7 @@ export function pullRequestFromPayload(pr: unknown, file: string): PullRequestIn
       ? baseName.toLowerCase() !== headName.toLowerCase()
       : at(headRepo, 'fork') === true;
   const changed = at(pr, 'changed_files');
+  const author = str(at(at(pr, 'user'), 'login'));
   return {
     number,
     baseSha,
@@ -99,6 +102,7 @@ export function pullRequestFromPayload(pr: unknown, file: string): PullRequestIn
     headRef: str(at(at(pr, 'head'), 'ref')),
     headRepoFork,
     ...(typeof changed === 'number' ? { changedFiles: changed } : {}),
+    ...(author ? { author } : {}),
   };
 }
 

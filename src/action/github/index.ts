@@ -7,7 +7,13 @@
  * against the local server in test/support/github-server.ts and throwaway git repositories.
  */
 
-export { apiBaseUrl, apiMessageOf, httpStatusOf } from './api-response.js';
+export {
+  apiBaseUrl,
+  apiMessageOf,
+  httpStatusOf,
+  refusalHint,
+  type TokenPermission,
+} from './api-response.js';
 export {
   COMPARE_FILES_CAP,
   changeSetForEvent,
@@ -20,11 +26,13 @@ export {
   DRIFT_LABEL,
   type DriftIssueInput,
   type DriftIssueResult,
+  driftIssueSkipReason,
   listDriftIssues,
   pickDriftIssue,
   syncDriftIssue,
 } from './drift-issue.js';
 export { type EventContext, isDefaultBranchPush, type PullRequestInfo, readEventContext } from './event.js';
+export { isAuthoredBy, tokenIdentity, WORKFLOW_TOKEN_LOGIN } from './identity.js';
 export { type MergedPull, mergedPullsOf, mergedPullsOfCommits } from './merged-pulls.js';
 // the Octokit itself is imported on demand (see octokit.ts): only its type from here
 export type { GitHubClient } from './octokit.js';
@@ -32,10 +40,14 @@ export {
   type CommentThread,
   findMarkedComment,
   type ListedComment,
+  markedComments,
   pickMarkedComment,
   readCommentThread,
+  startsWithMarker,
   type UpsertCommentInput,
   type UpsertCommentResult,
   upsertPreviewComment,
   writeMarkedComment,
 } from './pr-comment.js';
+export { RateLimitBudgetError } from './rate-limit.js';
+export { noteUnposted, runStateOf, type TokenIdentity, type Unposted } from './run-state.js';

@@ -1,7 +1,8 @@
 import { getOctokit } from '@actions/github';
 import * as core from '../toolkit.js';
 import { apiBaseUrl } from './api-response.js';
-import { waitOutRateLimits } from './rate-limit.js';
+import { RequestPolicy, type RequestPolicyOptions } from './rate-limit.js';
+import { attachRunState } from './run-state.js';
 
 /**
  * The one module that imports `@actions/github` (Octokit and the undici HTTP client under it, ~0.5 MB of
@@ -9,17 +10,25 @@ import { waitOutRateLimits } from './rate-limit.js';
  * calls GitHub does not load it.
  */
 
-/** The Octokit `@actions/github` builds: REST endpoint methods plus `paginate`. */
+/** The Octokit `@actions/github` builds: REST endpoint methods, `graphql` and `paginate`. */
 export type GitHubClient = ReturnType<typeof getOctokit>;
 
 /**
  * An Octokit for `token` talking to `baseUrl` (default: `GITHUB_API_URL`). The base URL is passed
  * explicitly rather than left to `@actions/github`, which reads `GITHUB_API_URL` once when the module is
- * first imported, so the choice is visible here and tests can point it anywhere.
+ * first imported, so the choice is visible here and tests can point it anywhere. Every request goes
+ * through one RequestPolicy per client (one per run): writes one at a time, rate limits waited out
+ * within the run's budget (see rate-limit.ts).
  */
 export function createOctokit(
   token: string,
-  opts: { baseUrl?: string; onRateLimit?: (waitMs: number, attempt: number) => void } = {},
+  opts: {
+    baseUrl?: string;
+    /** Told before each rate-limit wait; default a log line. */
+    onRateLimit?: (waitMs: number, why: string) => void;
+    /** Budget, spacing and clock of the policy (tests shorten them). */
+    policy?: Omit<RequestPolicyOptions, 'onWait'>;
+  } = {},
 ): GitHubClient {
   if (!token) {
     throw new Error(
@@ -27,13 +36,13 @@ export function createOctokit(
     );
   }
   const octokit = getOctokit(token, { baseUrl: opts.baseUrl ?? apiBaseUrl() });
-  // a secondary rate limit (many packages' comments at once) is waited out, not failed
-  octokit.hook.wrap(
-    'request',
-    waitOutRateLimits(
+  const policy = new RequestPolicy({
+    ...opts.policy,
+    onWait:
       opts.onRateLimit ??
-        ((ms) => core.info(`GitHub rate limit: waiting ${Math.ceil(ms / 1000)} s before retrying`)),
-    ),
-  );
+      ((ms, why) => core.info(`${why}: waiting ${Math.ceil(ms / 1000)} s before retrying`)),
+  });
+  octokit.hook.wrap('request', policy.hook);
+  attachRunState(octokit, policy);
   return octokit;
 }

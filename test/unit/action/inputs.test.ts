@@ -39,6 +39,8 @@ describe('parseInputs', () => {
     expect(i.failOnDrift).toBe(false);
     expect(i.commentKey).toBe('');
     expect(i.packageConcurrency).toBe(1);
+    expect(i.commentLayout).toBe('auto');
+    expect(i.workingDirectory).toBe('');
   });
 
   it('reads conflicts, conflicts-take and conflicts-keep (one manager per line); force-conflicts is conflicts: force', () => {
@@ -194,6 +196,11 @@ describe('parseInputs', () => {
     ],
     ['prune-propagation-policy', 'background', /accepted: Background, Foreground, Orphan/],
     ['status-policy', 'some', /Invalid input 'status-policy': "some" \(accepted: all, none\)/],
+    [
+      'comment-layout',
+      'grouped',
+      /Invalid input 'comment-layout': "grouped" \(accepted: auto, per-package, combined\)/,
+    ],
     ['wait-for-controller', 'soon', /Invalid input 'wait-for-controller'/],
     ['history-limit', '0', /Invalid input 'history-limit'/],
     ['apply-default-update-strategy', 'replace', /Invalid input 'apply-default-update-strategy'/],

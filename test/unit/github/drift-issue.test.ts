@@ -61,7 +61,7 @@ describe('drift issues', () => {
     // still in sync: nothing written
     const before = s.requests.length;
     expect(await sync(s, web, false)).toEqual({ action: 'none' });
-    expect(s.requests.slice(before).every((r) => r.method === 'GET')).toBe(true);
+    expect(s.requests.slice(before).every((r) => !r.write)).toBe(true);
 
     expect(await sync(s, web, true, 'third')).toEqual(
       expect.objectContaining({ action: 'reopened', number }),
@@ -125,5 +125,39 @@ describe('drift issues', () => {
     expect(pickDriftIssue(issues.slice(0, 2), web)?.number).toBe(2);
     expect(pickDriftIssue(issues, web)?.number).toBe(3);
     expect(pickDriftIssue(issues, driftMarker('deploy/we'))).toBeUndefined();
+  });
+});
+
+describe('drift issues against what GitHub really answers', () => {
+  it('skips the pull requests GET /issues lists with the label (every pull request is an issue there)', async () => {
+    server = await startGitHubServer({
+      pulls: { 3: { files: [], title: 'bump', labels: [DRIFT_LABEL] } },
+      issues: [{ title: 'Drift: deploy/web', body: `${web}\nold`, labels: [DRIFT_LABEL] }],
+    });
+    const octokit = createOctokit(server.writeToken, { baseUrl: server.url });
+    const raw = await octokit.rest.issues.listForRepo({ owner, repo, labels: DRIFT_LABEL, state: 'all' });
+    expect(raw.data.map((i) => [i.number, Boolean(i.pull_request)])).toEqual([
+      [4, false],
+      [3, true],
+    ]);
+    expect((await listDriftIssues(octokit, owner, repo)).map((i) => i.number)).toEqual([4]);
+  });
+
+  it('issues turned off: GitHub answers 410, and the skip says issues are disabled', async () => {
+    server = await startGitHubServer({ issuesDisabled: true });
+    const octokit = createOctokit(server.writeToken, { baseUrl: server.url });
+    const err = await listDriftIssues(octokit, owner, repo).catch((e: unknown) => e);
+    expect(err).toMatchObject({ status: 410 });
+    const r = await syncDriftIssue(octokit, [], input(web, true));
+    expect(r.action).toBe('skipped');
+    expect(r.action === 'skipped' && r.reason).toMatch(
+      /GitHub answered 410 \(Issues are disabled for this repo\) to opening an issue in octo-org\/deploy; issues are disabled in this repository/,
+    );
+  });
+
+  it('a read-only token: the skip names the permission to add', async () => {
+    server = await startGitHubServer();
+    const r = await sync(server, web, true, 'x', server.readToken);
+    expect(r.action === 'skipped' && r.reason).toMatch(/"permissions: issues: write"/);
   });
 });

@@ -144,3 +144,81 @@ describe('createOctokit (@actions/github getOctokit)', () => {
     expect(apiBaseUrl(env)).toBe(url);
   });
 });
+
+describe('the test GitHub answers as GitHub does', () => {
+  it('puts x-ratelimit-* headers on every answer, errors included, counted per resource', async () => {
+    server = await startGitHubServer();
+    const a = await fetch(`${server.url}/repos/octo-org/deploy/issues/1/comments`, {
+      headers: { authorization: `token ${server.writeToken}` },
+    });
+    const b = await fetch(`${server.url}/repos/octo-org/deploy/issues/comments/99`, {
+      method: 'PATCH',
+      headers: { authorization: `token ${server.writeToken}` },
+      body: JSON.stringify({ body: 'x' }),
+    });
+    const g = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `bearer ${server.writeToken}` },
+      body: JSON.stringify({ query: 'query { viewer { login } }' }),
+    });
+    expect(b.status).toBe(404);
+    for (const [res, remaining, resource] of [
+      [a, '4999', 'core'],
+      [b, '4998', 'core'],
+      [g, '4999', 'graphql'],
+    ] as const) {
+      expect(res.headers.get('x-ratelimit-limit')).toBe('5000');
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(remaining);
+      expect(res.headers.get('x-ratelimit-resource')).toBe(resource);
+      expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    }
+    // GraphQL answers 200 with errors[] when it refuses, as GitHub does
+    expect(g.status).toBe(200);
+    expect(await g.json()).toMatchObject({
+      data: null,
+      errors: [{ type: 'FORBIDDEN', message: 'Resource not accessible by integration' }],
+    });
+  });
+
+  it('422 bodies carry errors[] and a documentation_url; a comment over 65,536 characters is refused on PATCH too', async () => {
+    server = await startGitHubServer({ comments: { 2: ['a'] } });
+    const id = server.state.comments.get(2)![0].id;
+    const r = await raw(`/repos/octo-org/deploy/issues/comments/${id}`, {
+      token: server.writeToken,
+      method: 'PATCH',
+      body: { body: 'x'.repeat(65_537) },
+    });
+    expect(r.status).toBe(422);
+    expect(r.json).toEqual({
+      message: 'Validation Failed',
+      errors: [
+        {
+          resource: 'IssueComment',
+          code: 'unprocessable',
+          field: 'data',
+          message: 'Body is too long (maximum is 65536 characters)',
+        },
+      ],
+      documentation_url: 'https://docs.github.com/rest/issues/comments#update-an-issue-comment',
+      status: '422',
+    });
+    expect(server.state.comments.get(2)![0].body).toBe('a');
+    const ok = await raw(`/repos/octo-org/deploy/issues/comments/${id}`, {
+      token: server.writeToken,
+      method: 'PATCH',
+      body: { body: 'x'.repeat(65_536) },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it('injected faults answer once (or `times`) and then the real answer comes back', async () => {
+    server = await startGitHubServer({ comments: { 2: ['a'] } });
+    server.state.faults.push({ path: /comments$/, status: 503, message: 'Service Unavailable', times: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (await raw('/repos/octo-org/deploy/issues/2/comments', { token: server.writeToken })).status,
+      );
+    expect(statuses).toEqual([503, 503, 200]);
+  });
+});

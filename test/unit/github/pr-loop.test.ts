@@ -41,11 +41,12 @@ function ctx(kind: 'pr' | 'push'): EventContext {
   };
 }
 
-type CommentInputs = Pick<ActionInputs, 'comment' | 'commentKey' | 'packages'>;
+type CommentInputs = Pick<ActionInputs, 'comment' | 'commentKey' | 'packages' | 'commentLayout'>;
 const commentInputs = (extra: Partial<CommentInputs> = {}): CommentInputs => ({
   comment: 'changes',
   commentKey: '',
   packages: [],
+  commentLayout: 'auto',
   ...extra,
 });
 
@@ -82,7 +83,7 @@ describe('preview comments (comment-key, comment modes, dropped packages)', () =
     const quiet = new PreviewComments(commentInputs(), ctx('pr'), octokit);
     await quiet.onPreview(previewResult('deploy/readme-only', false));
     expect(bodies()).toHaveLength(0);
-    expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(0);
+    expect(server.requests.filter((r) => r.write)).toHaveLength(0);
 
     await new PreviewComments(commentInputs(), ctx('pr'), octokit).onPreview(previewResult('deploy/a', true));
     expect(bodies()[0]).toContain('### Preview');
@@ -98,11 +99,11 @@ describe('preview comments (comment-key, comment modes, dropped packages)', () =
       previewResult('deploy/b', false),
     );
     expect(bodies()).toHaveLength(2);
-    const writes = server.requests.filter((r) => r.method !== 'GET').length;
+    const writes = server.requests.filter((r) => r.write).length;
     await new PreviewComments(commentInputs({ comment: 'never' }), ctx('pr'), octokit).onPreview(
       previewResult('deploy/c', true),
     );
-    expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(writes);
+    expect(server.requests.filter((r) => r.write)).toHaveLength(writes);
   });
 
   it('updates the comment of a package the pull request no longer changes, never deleting it', async () => {
@@ -124,9 +125,9 @@ describe('preview comments (comment-key, comment modes, dropped packages)', () =
     expect(bodies()[2]).toBe('LGTM');
     expect(server.requests.some((r) => r.method === 'DELETE')).toBe(false);
     // a second run does not edit it again
-    const writes = server.requests.filter((r) => r.method !== 'GET').length;
+    const writes = server.requests.filter((r) => r.write).length;
     await new PreviewComments(commentInputs(), ctx('pr'), octokit).finish(['deploy/a']);
-    expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(writes);
+    expect(server.requests.filter((r) => r.write)).toHaveLength(writes);
   });
 
   it('lists the comments once per run, every page', async () => {
@@ -158,9 +159,13 @@ describe('preview comments (comment-key, comment modes, dropped packages)', () =
   });
 });
 
-type FeedbackInputs = Pick<ActionInputs, 'comment' | 'commentKey' | 'commentOnApply' | 'planDrift'>;
+type FeedbackInputs = Pick<
+  ActionInputs,
+  'comment' | 'commentKey' | 'commentOnApply' | 'planDrift' | 'commentLayout'
+>;
 const feedbackInputs = (extra: Partial<FeedbackInputs> = {}): FeedbackInputs => ({
   comment: 'changes',
+  commentLayout: 'auto',
   commentKey: '',
   commentOnApply: true,
   planDrift: 'warn',

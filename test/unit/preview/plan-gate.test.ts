@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findReviewedPlan, type PackageComment } from '../../../src/action/reviewed-plan.js';
+import { findReviewedPlan, type PullPlan } from '../../../src/action/reviewed-plan.js';
 import { type PlanEntry, reviewedPlan } from '../../../src/preview/plan-digest.js';
 import { checkPlan, type ReviewLookup } from '../../../src/preview/plan-gate.js';
-import { renderPlanDigest } from '../../../src/report/plan-digest-marker.js';
+import { parsePlanDigest, renderPlanDigest } from '../../../src/report/plan-digest-marker.js';
 
 const changed: PlanEntry[] = [
   { key: 'ns_web_apps_Deployment', action: 'configure', hash: '111111111111' },
@@ -82,7 +82,14 @@ describe('plan-drift gate (after the pre-flight)', () => {
 describe('finding the reviewed plan among the merged pull requests (before the lock)', () => {
   const body = (tree?: string) =>
     `<!-- kpt-live-action:preview package=deploy/a -->\n${renderPlanDigest(reviewedPlan(changed, tree))}\n`;
-  const comments = (map: Record<number, PackageComment>) => async (n: number) => map[n];
+  /** The pull requests' package comments, read as the apply reads them (either layout: here per package). */
+  const comments =
+    (map: Record<number, { body?: string } | { skipped: string } | undefined>) =>
+    async (n: number): Promise<PullPlan> => {
+      const c = map[n];
+      if (c && 'skipped' in c) return c;
+      return { plan: c?.body ? parsePlanDigest(c.body) : undefined };
+    };
   const pulls = [{ number: 13 }, { number: 12 }];
 
   it('takes the newest merged pull request whose reviewed tree is the tree applied', async () => {

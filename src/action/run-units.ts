@@ -1,0 +1,135 @@
+import type { Connection } from '../kube/connect.js';
+import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
+import { type PackageRunResult, packageSecretValues, runPackage } from '../pipeline/run-package.js';
+import type { ApplyFeedback } from './apply-feedback.js';
+import type { EventContext } from './github/index.js';
+import type { ActionInputs } from './inputs.js';
+import type { PreviewComments } from './preview-comments.js';
+import { forUntrustedReaders } from './pull-request-trust.js';
+import { runRemovedPackage } from './removed-package.js';
+import { eventLogger, reportPackage } from './report-package.js';
+import { skippedResult } from './run-outputs.js';
+import type { RunMode } from './run-scope.js';
+import type { SelectedUnit } from './select-packages.js';
+import * as core from './toolkit.js';
+
+export interface UnitsContext {
+  inputs: ActionInputs;
+  ctx: EventContext;
+  mode: Exclude<RunMode, 'resolve' | 'drift'>;
+  repoRoot: string;
+  conn: Connection;
+  comments: PreviewComments;
+  feedback?: ApplyFeedback;
+  /** A fork's or Dependabot's pull request: its results are shown without cluster values. */
+  untrusted?: string;
+  signal: AbortSignal;
+}
+
+/**
+ * Runs the selected packages by the package loop's rule (src/pipeline/package-concurrency.ts): each one's
+ * run, log group, job summary section, PR comment and Applied section; a package the loop did not start is
+ * reported skipped. GitHub is asked before a package's run (the reviewed plan) and told after it, never
+ * while its lock is held. Returns every package's result, in the packages' order.
+ */
+export async function runUnits(units: SelectedUnit[], c: UnitsContext): Promise<PackageRunResult[]> {
+  const { inputs, ctx, mode, feedback } = c;
+  const atOnce = Math.min(packagesAtOnce(mode, inputs.packageConcurrency), units.length);
+  if (atOnce > 1)
+    core.info(
+      `${mode}: ${units.length} packages, up to ${atOnce} at once (one connection pool, one discovery)`,
+    );
+  const results: PackageRunResult[] = [];
+  let reported = Promise.resolve();
+  const runUnit = async (unit: SelectedUnit): Promise<PackageRunResult> => {
+    // one package at a time logs as it goes; several at once keep each package's lines together
+    const lines: string[] | undefined = atOnce > 1 ? [] : undefined;
+    const log = (line: string) => (lines ? lines.push(line) : core.info(line));
+    const gate = mode === 'apply' && !unit.removed ? await feedback?.gate(unit.path) : undefined;
+    if (!lines) core.startGroup(`${mode} ${unit.path}`);
+    let result = await runOne(unit, c, eventLogger(log), log, gate);
+    if (c.untrusted) result = forUntrustedReaders(result);
+    if (lines) {
+      core.startGroup(`${mode} ${unit.path}`);
+      for (const line of lines) core.info(line);
+    }
+    core.endGroup();
+    feedback?.verdict(unit.path, result.planCheck);
+    const secrets = packageSecretValues(result);
+    const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
+    results.push(result);
+    // the PR comment goes out with other packages' (writes are spaced by the request policy); the job
+    // summary section and the apply feedback one package at a time, in the order packages finish
+    const comment =
+      result.preview && mode === 'preview' ? c.comments.onPreview(result, unit.tree) : Promise.resolve();
+    reported = reported.then(async () => {
+      core.appendSummary(summary);
+      if (feedback && mode === 'apply') await feedback.report(result, secrets);
+    });
+    await Promise.all([comment, reported]);
+    return result;
+  };
+  const rule = {
+    mode,
+    packageConcurrency: inputs.packageConcurrency,
+    keepGoing: inputs.keepGoing,
+    signal: c.signal,
+  };
+  const entries = await runPackages(
+    units,
+    rule,
+    (u) => u.path,
+    runUnit,
+    (r) => r.outcome === 'success',
+  );
+  for (const e of entries) {
+    if (!('skipped' in e)) continue;
+    core.error(`${e.item.path}: ${e.skipped}`, { title: `kpt-live-action: ${e.item.path} not run` });
+    const skipped = skippedResult(e.item.path, mode, e.skipped);
+    results.push(skipped);
+    if (feedback && mode === 'apply') await feedback.report(skipped, []);
+  }
+  // the packages' order, whichever finished first
+  const order = new Map(units.map((u, i) => [u.path, i]));
+  return results.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
+}
+
+function runOne(
+  unit: SelectedUnit,
+  c: UnitsContext,
+  emit: ReturnType<typeof eventLogger>,
+  log: (line: string) => void,
+  gate: Awaited<ReturnType<ApplyFeedback['gate']>>,
+): Promise<PackageRunResult> {
+  const { inputs, ctx, mode, conn } = c;
+  if (unit.removed && (mode === 'preview' || mode === 'apply')) {
+    return runRemovedPackage(conn.client, unit, mode, {
+      repoRoot: c.repoRoot,
+      options: inputs.run,
+      destroyRemovedPackages: inputs.destroyRemovedPackages,
+      emit,
+    });
+  }
+  return runPackage(conn.client, unit.path, mode, {
+    repoRoot: c.repoRoot,
+    defaultNamespace: inputs.namespace || conn.access.namespace,
+    options: inputs.run,
+    emit,
+    signal: c.signal,
+    history: {
+      commit: ctx.sha,
+      ...(unit.tree ? { tree: unit.tree } : {}),
+      trigger: ctx.runUrl,
+      keep: inputs.historyLimit,
+      allowStale: inputs.allowStale,
+    },
+    onProgress: log,
+    gate,
+    previewContext: {
+      cluster: conn.access.clusterName,
+      commit: ctx.pullRequest?.headSha ?? ctx.mergeGroup?.headSha ?? ctx.sha,
+      targetBranch: ctx.defaultBranch,
+      runUrl: ctx.runUrl,
+    },
+  });
+}
