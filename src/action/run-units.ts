@@ -33,7 +33,7 @@ export interface UnitsContext {
  * while its lock is held. Returns every package's result, in the packages' order.
  */
 export async function runUnits(units: SelectedUnit[], c: UnitsContext): Promise<PackageRunResult[]> {
-  const { inputs, ctx, mode, feedback } = c;
+  const { inputs, mode, feedback } = c;
   const atOnce = Math.min(packagesAtOnce(mode, inputs.packageConcurrency), units.length);
   if (atOnce > 1)
     core.info(

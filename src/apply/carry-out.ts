@@ -1,5 +1,5 @@
 import type { KubeObject } from '../common/kube-object.js';
-import { idKey, idOf, type ObjectId } from '../common/object-id.js';
+import { idKey, type ObjectId } from '../common/object-id.js';
 import { UnknownKindError } from '../kube/cluster-client.js';
 import type { ResourceInfo } from '../kube/discovery.js';
 import { explainApplyError } from './apply-error.js';
