@@ -64,7 +64,8 @@ export async function askServer(
 
 /** The forced answer with every field a co-owner holds put back to its live value (drift: not ours to change). */
 function withCoOwnersKept(answer: KubeObject, live: KubeObject, o: OwnershipDecision): KubeObject {
-  const kept = o.blocking.filter((d) => d.path);
+  // a hand edit apply would stop at (`conflicts: fail`) still differs from the package: drift shows it
+  const kept = o.blocking.filter((d) => d.path && d.class !== 'hand-edit');
   if (kept.length === 0) return answer;
   const copy = cloneJson(answer);
   for (const d of kept) setAtPath(copy, d.path!, cloneJson(valueAtPath(live, d.path!)));
