@@ -1,1 +1,85 @@
-const P=704,f=[704],E={9704:((k,n,r)=>{r.r(n),r.d(n,{GoogleCloudPlatformAuth:()=>h});var c=r(1421),a=r(6229);class h{isAuthProvider(e){return!e||!e.authProvider?!1:e.authProvider.name==="gcp"}async applyAuthentication(e,t){const o=this.getToken(e);o&&(t.headers.Authorization=`Bearer ${o}`)}getToken(e){const t=e.authProvider.config;return this.isExpired(t)&&this.updateAccessToken(t),t["access-token"]}isExpired(e){const t=e["access-token"],o=e.expiry;return t?o?Date.parse(o)<Date.now():!1:!0}updateAccessToken(e){let t=e["cmd-path"];if(!t)throw new Error("Token is expired!");t=`"${t}"`;const o=e["cmd-args"];o&&(t=t+" "+o);let s;try{s=c.execSync(t)}catch(y){throw new Error("Failed to refresh token: "+y)}const i=JSON.parse(s),p=e["token-key"],d=e["expiry-key"],u="$"+p.slice(1,-1),l="$"+d.slice(1,-1);e["access-token"]=a.E({path:u,json:i}),e.expiry=a.E({path:l,json:i})}}})};export{P as id,f as ids,E as modules};
+export const id = 704;
+export const ids = [704];
+export const modules = {
+
+/***/ 9704:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   GoogleCloudPlatformAuth: () => (/* binding */ GoogleCloudPlatformAuth)
+/* harmony export */ });
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1421);
+/* harmony import */ var jsonpath_plus__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6229);
+
+
+class GoogleCloudPlatformAuth {
+    isAuthProvider(user) {
+        if (!user || !user.authProvider) {
+            return false;
+        }
+        return user.authProvider.name === 'gcp';
+    }
+    async applyAuthentication(user, opts) {
+        const token = this.getToken(user);
+        if (token) {
+            opts.headers['Authorization'] = `Bearer ${token}`;
+        }
+    }
+    getToken(user) {
+        const config = user.authProvider.config;
+        if (this.isExpired(config)) {
+            this.updateAccessToken(config);
+        }
+        return config['access-token'];
+    }
+    isExpired(config) {
+        const token = config['access-token'];
+        const expiry = config.expiry;
+        if (!token) {
+            return true;
+        }
+        if (!expiry) {
+            return false;
+        }
+        const expiration = Date.parse(expiry);
+        if (expiration < Date.now()) {
+            return true;
+        }
+        return false;
+    }
+    updateAccessToken(config) {
+        let cmd = config['cmd-path'];
+        if (!cmd) {
+            throw new Error('Token is expired!');
+        }
+        // Wrap cmd in quotes to make it cope with spaces in path
+        cmd = `"${cmd}"`;
+        const args = config['cmd-args'];
+        if (args) {
+            cmd = cmd + ' ' + args;
+        }
+        // TODO: Cache to file?
+        // TODO: do this asynchronously
+        let output;
+        try {
+            output = node_child_process__WEBPACK_IMPORTED_MODULE_0__.execSync(cmd);
+        }
+        catch (err) {
+            throw new Error('Failed to refresh token: ' + err);
+        }
+        const resultObj = JSON.parse(output);
+        const tokenPathKeyInConfig = config['token-key'];
+        const expiryPathKeyInConfig = config['expiry-key'];
+        // Format in file is {<query>}, so slice it out and add '$'
+        const tokenPathKey = '$' + tokenPathKeyInConfig.slice(1, -1);
+        const expiryPathKey = '$' + expiryPathKeyInConfig.slice(1, -1);
+        config['access-token'] = jsonpath_plus__WEBPACK_IMPORTED_MODULE_1__/* .JSONPath */ .E({ path: tokenPathKey, json: resultObj });
+        config.expiry = jsonpath_plus__WEBPACK_IMPORTED_MODULE_1__/* .JSONPath */ .E({ path: expiryPathKey, json: resultObj });
+    }
+}
+//# sourceMappingURL=gcp_auth.js.map
+
+/***/ })
+
+};

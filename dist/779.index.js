@@ -1,1 +1,87 @@
-const E=779,P=[779],A={5779:((l,a,s)=>{s.r(a),s.d(a,{AzureAuth:()=>u});var p=s(1421),i=s(6229);class u{isAuthProvider(e){return!e||!e.authProvider?!1:e.authProvider.name==="azure"}async applyAuthentication(e,t){const r=this.getToken(e);r&&(t.headers.Authorization=`Bearer ${r}`)}getToken(e){const t=e.authProvider.config;return this.isExpired(t)&&this.updateAccessToken(t),t["access-token"]}isExpired(e){const t=e["access-token"],r=e.expiry,n=e["expires-on"];if(!t)return!0;if(!r&&!n)return!1;const o=n?new Date(parseInt(n,10)*1e3):void 0;return(r?Date.parse(r):o.getTime())<Date.now()}updateAccessToken(e){let t=e["cmd-path"];if(!t)throw new Error("Token is expired!");t=`"${t}"`;const r=e["cmd-args"];r&&(t=t+" "+r);let n;try{n=p.execSync(t)}catch(y){throw new Error("Failed to refresh token: "+y)}const o=JSON.parse(n),c=e["token-key"],h=e["expiry-key"],d="$"+c.slice(1,-1),x="$"+h.slice(1,-1);e["access-token"]=i.E({path:d,json:o}),e.expiry=i.E({path:x,json:o})}}})};export{E as id,P as ids,A as modules};
+export const id = 779;
+export const ids = [779];
+export const modules = {
+
+/***/ 5779:
+/***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __webpack_require__) => {
+
+__webpack_require__.r(__webpack_exports__);
+/* harmony export */ __webpack_require__.d(__webpack_exports__, {
+/* harmony export */   AzureAuth: () => (/* binding */ AzureAuth)
+/* harmony export */ });
+/* harmony import */ var node_child_process__WEBPACK_IMPORTED_MODULE_0__ = __webpack_require__(1421);
+/* harmony import */ var jsonpath_plus__WEBPACK_IMPORTED_MODULE_1__ = __webpack_require__(6229);
+
+
+class AzureAuth {
+    isAuthProvider(user) {
+        if (!user || !user.authProvider) {
+            return false;
+        }
+        return user.authProvider.name === 'azure';
+    }
+    async applyAuthentication(user, opts) {
+        const token = this.getToken(user);
+        if (token) {
+            opts.headers['Authorization'] = `Bearer ${token}`;
+        }
+    }
+    getToken(user) {
+        const config = user.authProvider.config;
+        if (this.isExpired(config)) {
+            this.updateAccessToken(config);
+        }
+        return config['access-token'];
+    }
+    isExpired(config) {
+        const token = config['access-token'];
+        const expiry = config.expiry;
+        const expiresOn = config['expires-on'];
+        if (!token) {
+            return true;
+        }
+        if (!expiry && !expiresOn) {
+            return false;
+        }
+        const expiresOnDate = expiresOn ? new Date(parseInt(expiresOn, 10) * 1000) : undefined;
+        const expiration = expiry ? Date.parse(expiry) : expiresOnDate.getTime();
+        if (expiration < Date.now()) {
+            return true;
+        }
+        return false;
+    }
+    updateAccessToken(config) {
+        let cmd = config['cmd-path'];
+        if (!cmd) {
+            throw new Error('Token is expired!');
+        }
+        // Wrap cmd in quotes to make it cope with spaces in path
+        cmd = `"${cmd}"`;
+        const args = config['cmd-args'];
+        if (args) {
+            cmd = cmd + ' ' + args;
+        }
+        // TODO: Cache to file?
+        // TODO: do this asynchronously
+        let output;
+        try {
+            output = node_child_process__WEBPACK_IMPORTED_MODULE_0__.execSync(cmd);
+        }
+        catch (err) {
+            throw new Error('Failed to refresh token: ' + err);
+        }
+        const resultObj = JSON.parse(output);
+        const tokenPathKeyInConfig = config['token-key'];
+        const expiryPathKeyInConfig = config['expiry-key'];
+        // Format in file is {<query>}, so slice it out and add '$'
+        const tokenPathKey = '$' + tokenPathKeyInConfig.slice(1, -1);
+        const expiryPathKey = '$' + expiryPathKeyInConfig.slice(1, -1);
+        config['access-token'] = jsonpath_plus__WEBPACK_IMPORTED_MODULE_1__/* .JSONPath */ .E({ path: tokenPathKey, json: resultObj });
+        config.expiry = jsonpath_plus__WEBPACK_IMPORTED_MODULE_1__/* .JSONPath */ .E({ path: expiryPathKey, json: resultObj });
+    }
+}
+//# sourceMappingURL=azure_auth.js.map
+
+/***/ })
+
+};
