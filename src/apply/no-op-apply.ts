@@ -1,6 +1,6 @@
 import { jsonEqual } from '../common/json-equal.js';
 import type { KubeObject } from '../common/kube-object.js';
-import { upgradedManagedFields } from './client-side-takeover.js';
+import { takeoverManagers } from './client-side-takeover.js';
 
 /** The object without what a no-op apply may still report differently (managedFields timestamps, type). */
 function comparable(obj: KubeObject): unknown {
@@ -18,6 +18,6 @@ function comparable(obj: KubeObject): unknown {
  * whose client-side field managers we would first take over is never a no-op.
  */
 export function isNoOpApply(live: KubeObject, dryRun: KubeObject, fieldManager: string): boolean {
-  if (upgradedManagedFields(live, fieldManager)) return false;
+  if (takeoverManagers(live).size > 0) return false;
   return jsonEqual(comparable(live), comparable(dryRun));
 }

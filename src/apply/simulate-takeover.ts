@@ -1,6 +1,10 @@
-import { isDeepStrictEqual } from 'node:util';
-import { cloneJson, isRecord, type KubeObject } from '../common/kube-object.js';
-import type { ManagedFieldsEntry } from './client-side-takeover.js';
+import { cloneJson, type KubeObject } from '../common/kube-object.js';
+import {
+  type FieldPath,
+  type ManagedFieldsEntry,
+  ownedPaths,
+  setAtPath,
+} from '../inventory/managed-fields.js';
 
 /**
  * What a dry-run cannot show by itself about apply's client-side takeover. Apply first moves the fields of
@@ -10,25 +14,6 @@ import type { ManagedFieldsEntry } from './client-side-takeover.js';
  * conflicts the takeover absorbs), then removes from that answer the fields the takeover would have given
  * us and nobody keeps, and has the server default and validate the result with a second dry-run.
  */
-
-/** A path in a FieldsV1 tree: `f:spec`, `k:{"name":"web"}`, `v:"x"`, `i:0`, as the server writes them. */
-export type FieldPath = string[];
-
-/** Every path a FieldsV1 tree owns: its leaves and the nodes marked `.` (a list item, as a whole). */
-export function ownedPaths(tree: Record<string, unknown> | undefined, prefix: FieldPath = []): FieldPath[] {
-  if (!tree) return [];
-  const out: FieldPath[] = [];
-  for (const [key, child] of Object.entries(tree)) {
-    if (key === '.') {
-      out.push(prefix);
-      continue;
-    }
-    const path = [...prefix, key];
-    if (isRecord(child) && Object.keys(child).length > 0) out.push(...ownedPaths(child, path));
-    else out.push(path);
-  }
-  return out;
-}
 
 const isPrefix = (p: FieldPath, q: FieldPath) => p.length <= q.length && p.every((x, i) => x === q[i]);
 
@@ -54,47 +39,10 @@ export function takeoverRemovals(dryRun: KubeObject, absorbed: Set<string>): Fie
   return removals;
 }
 
-function matches(item: unknown, key: string): boolean {
-  const [kind, raw] = [key.slice(0, 2), key.slice(2)];
-  try {
-    if (kind === 'k:') {
-      const want = JSON.parse(raw) as Record<string, unknown>;
-      return isRecord(item) && Object.entries(want).every(([k, v]) => isDeepStrictEqual(item[k], v));
-    }
-    if (kind === 'v:') return isDeepStrictEqual(item, JSON.parse(raw));
-  } catch {
-    return false;
-  }
-  return false;
-}
-
-/** Removes one FieldsV1 path from a plain object (nothing when the path is not there). */
-export function removePath(obj: Record<string, unknown>, path: FieldPath): void {
-  let node: unknown = obj;
-  for (const [i, step] of path.entries()) {
-    const last = i === path.length - 1;
-    if (step.startsWith('f:') && isRecord(node)) {
-      const name = step.slice(2);
-      if (last) delete node[name];
-      else node = node[name];
-    } else if (Array.isArray(node)) {
-      const at = step.startsWith('i:')
-        ? Number(step.slice(2))
-        : node.findIndex((item) => matches(item, step));
-      if (at < 0 || at >= node.length) return;
-      if (last) node.splice(at, 1);
-      else node = node[at];
-    } else {
-      return;
-    }
-    if (node === undefined) return;
-  }
-}
-
 /** `dryRun` without the fields the takeover removes. */
 export function withoutPaths(dryRun: KubeObject, paths: FieldPath[]): KubeObject {
   const copy = cloneJson(dryRun);
-  for (const p of paths) removePath(copy as unknown as Record<string, unknown>, p);
+  for (const p of paths) setAtPath(copy, p, undefined);
   return copy;
 }
 

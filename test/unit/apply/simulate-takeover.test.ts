@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ownedPaths,
-  patchTowards,
-  removePath,
-  takeoverRemovals,
-  withoutPaths,
-} from '../../../src/apply/simulate-takeover.js';
+import { patchTowards, takeoverRemovals, withoutPaths } from '../../../src/apply/simulate-takeover.js';
 import type { KubeObject } from '../../../src/common/kube-object.js';
+import { ownedPaths, setAtPath } from '../../../src/inventory/managed-fields.js';
 
 /**
  * A ConfigMap first applied client-side by `kpt live apply` (manager `kubectl`, Update) with keys a, b and
@@ -86,10 +81,10 @@ describe('client-side takeover simulation', () => {
 
   it('leaves a path that is not there alone', () => {
     const o = { a: { b: [{ name: 'x' }] } };
-    removePath(o, ['f:a', 'f:b', 'k:{"name":"y"}', 'f:z']);
-    removePath(o, ['f:q', 'f:r']);
+    setAtPath(o, ['f:a', 'f:b', 'k:{"name":"y"}', 'f:z'], undefined);
+    setAtPath(o, ['f:q', 'f:r'], undefined);
     expect(o).toEqual({ a: { b: [{ name: 'x' }] } });
-    removePath(o, ['f:a', 'f:b', 'v:{"name":"x"}']);
+    setAtPath(o, ['f:a', 'f:b', 'v:{"name":"x"}'], undefined);
     expect(o).toEqual({ a: { b: [] } });
   });
 

@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { upgradedManagedFields } from '../../../src/apply/client-side-takeover.js';
 import {
   type ConflictSettings,
   DefaultConflictSettings,
@@ -259,7 +258,11 @@ describe('client-side apply (class ours)', () => {
     const d = decideOwnership({ live, conflicts: [], context: ctx(), now });
     expect(d.absorbed.map((m) => `${m.manager} ${m.class}`)).toEqual(['kubectl-client-side-apply ours']);
     expect(d.fields).toEqual([]);
-    expect(d.managedFields).toEqual(upgradedManagedFields(live, FM, now));
+    // kubectl's client-side to server-side upgrade: its entry goes, its fields are ours (an Apply entry)
+    const csa = managedFieldsOf(live).find((e) => e.manager === 'kubectl-client-side-apply')!;
+    expect(d.managedFields?.some((e) => e.manager === 'kubectl-client-side-apply')).toBe(false);
+    const ours = d.managedFields?.find((e) => e.manager === FM);
+    expect(ours).toMatchObject({ operation: 'Apply', fieldsType: 'FieldsV1', fieldsV1: csa.fieldsV1 });
   });
 
   it('a conflict with the absorbed manager is no field decision (the rewrite resolves it); the dry-run forces', () => {
