@@ -1,8 +1,12 @@
+import { jsonEqual } from '../common/json-equal.js';
 import type { KubeObject } from '../common/kube-object.js';
 import { idKey, idOf, type ObjectId } from '../common/object-id.js';
+import { decideOwnership } from '../inventory/field-owners.js';
+import { conflictsTaken, managedFieldsOf, ownedPaths } from '../inventory/managed-fields.js';
 import { ownershipPatch } from '../inventory/ownership-rewrite.js';
 import { KubeApiError } from '../kube/api-error.js';
 import { fieldConflicts } from './apply-error.js';
+import { ownerContext } from './ask-server.js';
 import { decideObject } from './decide-object.js';
 import type { Decision } from './decision.js';
 import type { RunState } from './run-state.js';
@@ -55,9 +59,43 @@ export async function writeDecided(state: RunState, id: ObjectId, first: Decisio
           `${ref.kind} ${ref.name} changed under each of ${WriteAttempts} attempts to write it as decided ` +
             '(another writer updates it all the time): apply again',
         );
+      // a controller's status write is the usual reason: nothing the decision rests on moved, so it is
+      // worked out again on the fresh object without another dry-run (the write follows one read)
+      const again =
+        fresh && live && sameButStatus(live, fresh) ? redecided(state, decision, fresh) : undefined;
       live = fresh ?? undefined;
-      decision = await decideObject(state, id, fresh);
+      decision = again ?? (await decideObject(state, id, fresh));
       if (decision.action !== 'create' && decision.action !== 'configure') return { decided: decision };
     }
   }
+}
+
+/**
+ * The decision again on a fresh read that differs only in status (and its writers' managed fields): the
+ * ownership rule over the same dry-run answer. Undefined when it cannot be (a takeover simulated on the
+ * answer, or the rule now refuses): then the server is asked again.
+ */
+function redecided(state: RunState, d: Decision, fresh: KubeObject): Decision | undefined {
+  if (!d.object || !d.ownership || d.takenOver) return undefined;
+  const manifest = state.manifests.get(idKey(idOf(fresh)));
+  if (!manifest) return undefined;
+  const ownership = decideOwnership({
+    live: fresh,
+    conflicts: conflictsTaken(fresh, d.object, state.options.fieldManager),
+    answer: d.object,
+    context: ownerContext(state, manifest, fresh),
+  });
+  return ownership.error ? undefined : { ...d, ownership };
+}
+
+/** The object without what status writes change: status, resourceVersion, and status writers' entries. */
+function sameButStatus(a: KubeObject, b: KubeObject): boolean {
+  const strip = (o: KubeObject) => {
+    const { status: _s, ...rest } = o as KubeObject & { status?: unknown };
+    const entries = managedFieldsOf(o)
+      .filter((e) => e.subresource !== 'status' && !ownedPaths(e.fieldsV1).every((p) => p[0] === 'f:status'))
+      .map(({ time: _t, ...e }) => e);
+    return { ...rest, metadata: { ...o.metadata, resourceVersion: undefined, managedFields: entries } };
+  };
+  return jsonEqual(strip(a), strip(b));
 }

@@ -213,7 +213,8 @@ export function conflictsTaken(
     if (e.manager === fieldManager || (e.operation !== 'Update' && e.operation !== 'Apply')) continue;
     const kept = new Set(after.get(key(e)) ?? []);
     for (const p of ownedPaths(e.fieldsV1)) {
-      if (p.length === 0 || kept.has(JSON.stringify(p))) continue;
+      // an apply of the package never takes status (a status writer's entry may change meanwhile)
+      if (p.length === 0 || p[0] === 'f:status' || kept.has(JSON.stringify(p))) continue;
       out.push({
         field: fieldName(p),
         manager: e.manager ?? '',

@@ -72,7 +72,11 @@ export async function previewThenApply(
   } else {
     outcomes = (run?.objects ?? []).map((o) => `${shortName(o.id)} ${o.action}`).sort();
   }
-  expect(outcomes, 'apply did what the preview said').toEqual(lines);
+  const said = [
+    apply.error ?? '',
+    ...(run?.objects ?? []).flatMap((o) => (o.message ? [`${shortName(o.id)}: ${o.message}`] : [])),
+  ];
+  expect(outcomes, `apply did what the preview said\n${said.join('\n')}`).toEqual(lines);
   const message = [apply.error ?? '', ...(run?.objects ?? []).map((o) => o.message ?? '')].join('\n');
   return { preview, apply, promised: lines, outcomes, message };
 }
