@@ -1,0 +1,37 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Connection } from '../../src/kube/connect.js';
+import { adminClient, createNamespace } from '../support/cluster.js';
+import { productClient } from '../support/engine.js';
+import { FakeCluster } from '../support/fake-cluster/index.js';
+import { outcomeOf, parityCases } from '../support/parity-cases.js';
+
+/**
+ * Holds the fake cluster (test/support/fake-cluster) to the real API server: each case runs against both,
+ * through the same ClusterClient calls, and must end in the same outcome: the answer (status, reason,
+ * message, causes), whether the object exists and its resourceVersion moved, the field managers left, and
+ * for ConfigMaps (no server defaults) the managedFields entries whole and the data. Unit tests of the
+ * engine trust the fake because of this test.
+ */
+
+describe('the fake cluster answers as the real API server', () => {
+  let conn: Connection;
+  const api = adminClient();
+  const namespaces: string[] = [];
+
+  beforeAll(async () => {
+    conn = await productClient();
+  });
+  afterAll(async () => {
+    for (const ns of namespaces) await api.request('DELETE', `/api/v1/namespaces/${ns}`);
+    conn.client.close();
+  });
+
+  it.each(parityCases.map((k) => [k.name, k] as const))('%s', async (_name, kase) => {
+    const ns = await createNamespace(api, 'parity');
+    namespaces.push(ns);
+    const real = await outcomeOf(conn.client, ns, kase);
+    const fake = new FakeCluster({ namespaces: [ns] });
+    const simulated = await outcomeOf(fake.client(), ns, kase);
+    expect(simulated).toEqual(real);
+  });
+});
