@@ -3,7 +3,8 @@ import type { Connection } from '../../src/kube/connect.js';
 import { adminClient, createNamespace } from '../support/cluster.js';
 import { productClient } from '../support/engine.js';
 import { FakeCluster } from '../support/fake-cluster/index.js';
-import { outcomeOf, parityCases } from '../support/parity-cases.js';
+import { parityCases } from '../support/parity-cases.js';
+import { outcomeOf } from '../support/parity-outcome.js';
 
 /**
  * Holds the fake cluster (test/support/fake-cluster) to the real API server: each case runs against both,
@@ -30,6 +31,7 @@ describe('the fake cluster answers as the real API server', () => {
     const ns = await createNamespace(api, 'parity');
     namespaces.push(ns);
     const real = await outcomeOf(conn.client, ns, kase);
+    await kase.cleanup?.(conn.client, ns);
     const fake = new FakeCluster({ namespaces: [ns] });
     const simulated = await outcomeOf(fake.client(), ns, kase);
     expect(simulated).toEqual(real);

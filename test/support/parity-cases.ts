@@ -1,6 +1,12 @@
-import type { KubeObject } from '../../src/common/kube-object.js';
-import { KubeApiError } from '../../src/kube/api-error.js';
 import type { ClusterClient, ObjectRef } from '../../src/kube/cluster-client.js';
+import {
+  configMap,
+  crd,
+  customResource,
+  deployment,
+  type MetaOptions,
+  namespace,
+} from './harness/builders.js';
 
 /**
  * The cases the fake cluster must answer as the real API server does (fake-cluster-parity.test.ts runs
@@ -9,24 +15,18 @@ import type { ClusterClient, ObjectRef } from '../../src/kube/cluster-client.js'
  */
 export interface ParityCase {
   name: string;
-  /** The object compared before and after `act` (name in the case's namespace). */
-  ref: { apiVersion: string; kind: string; name: string };
+  /** The object compared before and after `act`. */
+  ref: (ns: string) => ObjectRef;
   setup?: (c: ClusterClient, ns: string) => Promise<unknown>;
   act: (c: ClusterClient, ns: string) => Promise<unknown>;
   /** Compare the managedFields entries whole (FieldsV1 included): for kinds without server defaults. */
   fieldsV1?: boolean;
+  /** Removes what the case made outside its namespace (on the real server). */
+  cleanup?: (c: ClusterClient, ns: string) => Promise<unknown>;
 }
 
-const cm = (
-  ns: string,
-  data: Record<string, string>,
-  extra: Partial<KubeObject['metadata']> = {},
-): KubeObject => ({
-  apiVersion: 'v1',
-  kind: 'ConfigMap',
-  metadata: { name: 'cm', namespace: ns, ...extra },
-  data,
-});
+const cm = (ns: string, data: Record<string, string>, o: MetaOptions = {}) =>
+  configMap('cm', data, { ...o, namespace: ns });
 const cmRef = (ns: string): ObjectRef => ({
   apiVersion: 'v1',
   group: '',
@@ -34,22 +34,17 @@ const cmRef = (ns: string): ObjectRef => ({
   namespace: ns,
   name: 'cm',
 });
-const deployment = (ns: string, image: string): KubeObject => ({
-  apiVersion: 'apps/v1',
-  kind: 'Deployment',
-  metadata: { name: 'web', namespace: ns },
-  spec: {
-    replicas: 1,
-    selector: { matchLabels: { app: 'web' } },
-    template: {
-      metadata: { labels: { app: 'web' } },
-      spec: { containers: [{ name: 'main', image, ports: [{ containerPort: 80, protocol: 'TCP' }] }] },
-    },
-  },
-});
+const web = (ns: string, image: string) => deployment('web', { namespace: ns, image, containerPort: 80 });
 
 const ours = { fieldManager: 'parity' };
-const CM = { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm' };
+const CM = cmRef;
+const WEB = (ns: string): ObjectRef => ({
+  apiVersion: 'apps/v1',
+  group: 'apps',
+  kind: 'Deployment',
+  namespace: ns,
+  name: 'web',
+});
 const patchX = (c: ClusterClient, ns: string, value: string) =>
   c.jsonPatch(cmRef(ns), [{ op: 'add', path: '/data/x', value }], { fieldManager: 'kubectl-patch' });
 
@@ -155,8 +150,11 @@ export const parityCases: ParityCase[] = [
     name: 'an update with a stale resourceVersion is 409',
     ref: CM,
     setup: (c, ns) => c.create(cm(ns, { x: '1' }), { fieldManager: 'kubectl-create' }),
-    act: (c, ns) =>
-      c.replace(cm(ns, { x: '2' }, { resourceVersion: '1' }), { fieldManager: 'kubectl-replace' }),
+    act: (c, ns) => {
+      const stale = cm(ns, { x: '2' });
+      stale.metadata.resourceVersion = '1';
+      return c.replace(stale, { fieldManager: 'kubectl-replace' });
+    },
     fieldsV1: true,
   },
   {
@@ -227,84 +225,69 @@ export const parityCases: ParityCase[] = [
   },
   {
     name: 'a container image owned by another applier is a conflict on the keyed list item',
-    ref: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
-    setup: (c, ns) => c.apply(deployment(ns, 'example/web:1'), { fieldManager: 'helm' }),
-    act: (c, ns) => c.apply(deployment(ns, 'example/web:2'), ours),
+    ref: WEB,
+    setup: (c, ns) => c.apply(web(ns, 'example/web:1'), { fieldManager: 'helm' }),
+    act: (c, ns) => c.apply(web(ns, 'example/web:2'), ours),
   },
   {
     name: 'a Deployment applied again with the same image is shared, its generation unchanged',
-    ref: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' },
-    setup: (c, ns) => c.apply(deployment(ns, 'example/web:1'), { fieldManager: 'helm' }),
-    act: (c, ns) => c.apply(deployment(ns, 'example/web:1'), ours),
+    ref: WEB,
+    setup: (c, ns) => c.apply(web(ns, 'example/web:1'), { fieldManager: 'helm' }),
+    act: (c, ns) => c.apply(web(ns, 'example/web:1'), ours),
+  },
+  {
+    name: 'a custom resource created by an update owns its spec whole (a CRD schema has no struct fields)',
+    ref: widgetRef,
+    setup: async (c, ns) => {
+      await c.apply(widgetCrd(ns), ours);
+      await untilServed(c, widgetRef(ns));
+    },
+    act: (c, ns) =>
+      c.create(
+        customResource(`${widgetGroup(ns)}/v1`, 'Widget', 'w', { size: 1, tags: ['a'] }, { namespace: ns }),
+        { fieldManager: 'kubectl-create' },
+      ),
+    fieldsV1: true,
+    cleanup: (c, ns) =>
+      c.delete({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        group: 'apiextensions.k8s.io',
+        kind: 'CustomResourceDefinition',
+        namespace: '',
+        name: `widgets.${widgetGroup(ns)}`,
+      }),
+  },
+  {
+    name: 'a Namespace delete leaves it Terminating (pending), then it goes with its content',
+    ref: (ns) => ({ apiVersion: 'v1', group: '', kind: 'Namespace', namespace: '', name: `${ns}-gone` }),
+    setup: async (c, ns) => {
+      await c.create(namespace(`${ns}-gone`), { fieldManager: 'kubectl-create' });
+      await c.apply(cm(`${ns}-gone`, { x: '1' }), ours);
+    },
+    act: (c, ns) =>
+      c.delete({ apiVersion: 'v1', group: '', kind: 'Namespace', namespace: '', name: `${ns}-gone` }),
   },
 ];
 
-const uid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-
-type Outcome = Record<string, unknown>;
-
-/** What a case ends in, in the terms the parity test compares. */
-export async function outcomeOf(c: ClusterClient, ns: string, kase: ParityCase): Promise<Outcome> {
-  const ref = { ...kase.ref, group: kase.ref.apiVersion.includes('/') ? 'apps' : '', namespace: ns };
-  await kase.setup?.(c, ns);
-  const before = await c.get(ref);
-  let answer: unknown;
-  let result: Outcome;
-  try {
-    answer = await kase.act(c, ns);
-    result = { ok: typeof answer === 'string' ? answer : true };
-  } catch (err) {
-    if (!(err instanceof KubeApiError)) throw err;
-    const causes = err.causes
-      .map((cause) => ({ ...cause, message: cause.message?.replace(uid, '<uid>') }))
-      .sort((a, b) => `${a.field}${a.message}`.localeCompare(`${b.field}${b.message}`));
-    result = { code: err.code, reason: err.reason, message: err.message.replace(uid, '<uid>'), causes };
-  }
-  const after = await c.get(ref);
-  const isConfigMap = kase.ref.kind === 'ConfigMap';
-  const answered = typeof answer === 'object' ? (answer as KubeObject) : undefined;
-  const managers = (o?: KubeObject) =>
-    ((o?.metadata.managedFields ?? []) as { manager: string; operation: string; subresource?: string }[])
-      // the controller-manager writes a Deployment's status at its own pace
-      .filter((e) => e.manager !== 'kube-controller-manager')
-      .map((e) => `${e.manager}/${e.operation}${e.subresource ? `/${e.subresource}` : ''}`)
-      .sort();
-  const entries = (o?: KubeObject) =>
-    ((o?.metadata.managedFields ?? []) as Record<string, unknown>[]).map(({ time: _t, ...e }) => e);
+/** A CRD of a group of its own per namespace, so cases never share one. */
+const widgetGroup = (ns: string) => `${ns}.example.com`;
+function widgetRef(ns: string): ObjectRef {
   return {
-    result,
-    exists: !!after,
-    managers: managers(after),
-    answerManagers: managers(answered),
-    generation: after?.metadata.generation,
-    deleting: !!after?.metadata.deletionTimestamp,
-    finalizers: after?.metadata.finalizers,
-    ...(isConfigMap
-      ? {
-          // a Deployment's status is written by the controller-manager at any time: resourceVersions only for ConfigMaps
-          stored: before
-            ? after?.metadata.resourceVersion === before.metadata.resourceVersion
-              ? 'same'
-              : 'moved'
-            : 'new',
-          answerVersion: !answered
-            ? undefined
-            : !answered.metadata.resourceVersion
-              ? 'none'
-              : answered.metadata.resourceVersion === before?.metadata.resourceVersion
-                ? 'before'
-                : answered.metadata.resourceVersion === after?.metadata.resourceVersion
-                  ? 'after'
-                  : 'other',
-          data: after?.data,
-          answerData: answered?.data,
-          labels: after?.metadata.labels,
-        }
-      : {
-          images: (
-            after?.spec as { template?: { spec?: { containers?: { image: string }[] } } }
-          )?.template?.spec?.containers?.map((x) => x.image),
-        }),
-    ...(kase.fieldsV1 ? { fields: entries(after), answerFields: entries(answered) } : {}),
+    apiVersion: `${widgetGroup(ns)}/v1`,
+    group: widgetGroup(ns),
+    kind: 'Widget',
+    namespace: ns,
+    name: 'w',
   };
+}
+const widgetCrd = (ns: string) => crd({ group: widgetGroup(ns), kind: 'Widget' });
+
+/** Waits until discovery serves the kind (a real server takes a moment after the CRD is Established). */
+async function untilServed(c: ClusterClient, ref: ObjectRef): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    c.resetDiscovery();
+    if (await c.resolveId(ref)) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${ref.kind} is not served after 15 s`);
 }

@@ -59,6 +59,9 @@ function sortedKeys(v: unknown): unknown {
 export class ApiServer {
   readonly store = new ObjectStore();
   readonly discovery = new DiscoveryTable();
+  /** Controller runs so far, and when each deletion was first seen: controllers finish it a run later. */
+  controllerRuns = 0;
+  readonly deletionSeen = new Map<string, number>();
   private ids = 0;
 
   constructor(private readonly options: ServerOptions) {}

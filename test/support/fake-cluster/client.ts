@@ -1,43 +1,11 @@
 import type { KubeObject } from '../../../src/common/kube-object.js';
-import { apiErrorFrom } from '../../../src/kube/api-error.js';
 import { type ClusterClient, type ObjectRef, UnknownKindError } from '../../../src/kube/cluster-client.js';
 import { type ResourceInfo, resourcePath } from '../../../src/kube/discovery.js';
-import type { ApiServer } from './api-server.js';
 import { ClientDiscovery } from './client-discovery.js';
 import { deleteObject } from './deletion.js';
-import type { Faults, Operation, RequestLog, RequestRecord } from './requests.js';
-import { ServerError } from './status-errors.js';
+import { type ClusterParts, label, query, requestSender } from './request-sender.js';
 import type { Json } from './store.js';
 import { applyObject, createObject, patchObject, updateObject } from './writes.js';
-
-/** What a client needs of its cluster. */
-export interface ClusterParts {
-  server: ApiServer;
-  log: RequestLog;
-  faults: Faults;
-  url: string;
-  /** Runs after every answered request (the controllers, unless they are manual). */
-  afterRequest(): void;
-}
-
-const label = (info: ResourceInfo, name?: string) =>
-  `${info.resource}${info.group ? `.${info.group}` : ''}${name ? ` ${name}` : ''}`;
-
-const query = (params: Record<string, string | undefined>) => {
-  let s = '';
-  for (const [k, v] of Object.entries(params))
-    if (v !== undefined) s += `${s ? '&' : '?'}${k}=${encodeURIComponent(v)}`;
-  return s;
-};
-
-const mutatingOps = new Set<Operation>([
-  'create',
-  'apply',
-  'replace',
-  'replaceStatus',
-  'jsonPatch',
-  'delete',
-]);
 
 /**
  * A `ClusterClient` on a fake cluster: the same methods, paths, error messages (`KubeApiError` with the
@@ -46,33 +14,9 @@ const mutatingOps = new Set<Operation>([
  * The real client's retries and read-backs after a lost answer are not modelled: a fault reaches the caller.
  */
 export function fakeClusterClient(parts: ClusterParts): ClusterClient {
-  const { server, log } = parts;
+  const { server } = parts;
 
-  async function send<T>(
-    fields: Omit<RequestRecord, 'seq' | 'mutating' | 'dryRun'> & { dryRun?: boolean },
-    what: string,
-    serve: () => T,
-    created?: (result: T) => boolean,
-  ): Promise<T> {
-    const record: RequestRecord = {
-      ...fields,
-      seq: log.entries.length + 1,
-      mutating: mutatingOps.has(fields.op),
-      dryRun: !!fields.dryRun,
-    };
-    log.entries.push(record);
-    try {
-      const result = await parts.faults.run(record, serve);
-      record.status = created?.(result) ? 201 : 200;
-      return result;
-    } catch (err) {
-      if (!(err instanceof ServerError)) throw err;
-      record.status = err.code;
-      throw apiErrorFrom(err.code, err.body, what);
-    } finally {
-      if (!record.dryRun) parts.afterRequest();
-    }
-  }
+  const send = requestSender(parts);
 
   const discovery = new ClientDiscovery(server, (path, what, serve) =>
     send(

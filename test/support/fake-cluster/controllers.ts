@@ -16,6 +16,7 @@ import { updateObject } from './writes.js';
 export type Reconciler = (object: Json) => Json | undefined;
 
 export function runControllers(server: ApiServer, reconcilers: Reconciler[]): void {
+  server.controllerRuns++;
   for (let pass = 0; pass < 50; pass++) {
     const before = server.store.resourceVersion;
     crds(server);
@@ -65,6 +66,17 @@ function crds(server: ApiServer): void {
   for (const name of server.discovery.crdNames()) if (!names.has(name)) server.discovery.removeCrd(name);
 }
 
+/**
+ * Whether a deletion the controllers handle may proceed now: not in the run that first sees it, so the
+ * request after a delete still finds the object pending (Terminating), as on a real cluster.
+ */
+function due(server: ApiServer, s: StoredObject): boolean {
+  const uid = metaOf(s.object).uid ?? '';
+  const seen = server.deletionSeen.get(uid);
+  if (seen === undefined) server.deletionSeen.set(uid, server.controllerRuns);
+  return seen !== undefined && seen < server.controllerRuns;
+}
+
 function garbageCollector(server: ApiServer): void {
   const all = server.store.all();
   const uids = new Set(all.map((s) => metaOf(s.object).uid));
@@ -76,7 +88,7 @@ function garbageCollector(server: ApiServer): void {
   }
   for (const s of server.store.all()) {
     const m = metaOf(s.object);
-    if (!m.deletionTimestamp) continue;
+    if (!m.deletionTimestamp || !due(server, s)) continue;
     const dependents = server.store
       .all()
       .filter((d) => (metaOf(d.object).ownerReferences ?? []).some((o) => o.uid === m.uid));
@@ -100,7 +112,7 @@ function garbageCollector(server: ApiServer): void {
 
 function namespaces(server: ApiServer): void {
   for (const ns of server.store.list('', 'Namespace')) {
-    if (!metaOf(ns.object).deletionTimestamp) continue;
+    if (!metaOf(ns.object).deletionTimestamp || !due(server, ns)) continue;
     const content = server.store.all().filter((s) => s.namespace === ns.name);
     for (const s of content) if (!metaOf(s.object).deletionTimestamp) controllerDelete(server, s);
     if (content.length === 0) server.store.remove(ns);

@@ -85,7 +85,7 @@ export class FakeCluster {
       faults: this.faults,
       url: this.url,
       afterRequest: () => {
-        if (!this.manual) this.runControllers();
+        if (!this.manual) runControllers(this.api, this.reconcilers);
       },
     });
   }
@@ -133,7 +133,7 @@ export class FakeCluster {
       metaOf(next).resourceVersion = this.api.store.nextResourceVersion();
       this.api.store.put(kind.group, kind.kind, next);
     }
-    if (!this.manual) this.runControllers();
+    if (!this.manual) runControllers(this.api, this.reconcilers);
     return this.object({
       apiVersion: obj.apiVersion as string,
       kind: kind.kind,
@@ -181,8 +181,13 @@ export class FakeCluster {
     this.reconcilers.push(reconciler);
   }
 
-  /** Runs the controllers (CRDs, garbage collector, namespace deletion, reconcilers) until they settle. */
+  /**
+   * Runs the controllers (CRDs, garbage collector, namespace deletion, reconcilers) until they settle. A
+   * deletion they handle finishes in the run after the one that first sees it (so the request after a
+   * delete finds the object pending): this runs them twice.
+   */
   runControllers(): void {
+    runControllers(this.api, this.reconcilers);
     runControllers(this.api, this.reconcilers);
   }
 

@@ -102,7 +102,7 @@ export type FaultAnswer =
   /** Served normally, `ms` late. */
   | { type: 'delay'; ms: number }
   /** Runs `run` first (another writer racing this request), then serves the request normally. */
-  | { type: 'before'; run: () => void | Promise<void> };
+  | { type: 'before'; run: () => unknown };
 
 export interface FaultHandle {
   /** How many requests the fault took so far. */
