@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
 import { createOriginAndClone } from '../support/git-repo.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
+import {
+  configMap,
+  controlPlane,
+  namespace,
+  uniqueName,
+  useCluster,
+  yamlOf,
+} from '../support/harness/index.js';
 import { runAction } from '../support/run-action.js';
 
 const ZERO = '0'.repeat(40);
@@ -13,14 +20,13 @@ const ZERO = '0'.repeat(40);
  * owner and the fix; `allow-skipped: true` lets it pass with a warning.
  */
 describe('the action fails the step on blocked objects', () => {
-  const api = adminClient();
-  let ns: string;
+  const cluster = useCluster({ namespace: 'actblocked' });
+  const { api } = cluster;
   let gh: GitHubServer;
   let kubeconfig: string;
   const repository = { full_name: 'acme/platform', default_branch: 'main' };
 
   beforeAll(async () => {
-    ns = await createNamespace(api, 'actblocked');
     kubeconfig = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
     gh = await startGitHubServer({ owner: 'acme', repo: 'platform' });
   });
@@ -31,25 +37,26 @@ describe('the action fails the step on blocked objects', () => {
   it('names the object, its owner and the fix in an ::error annotation at file and line', async () => {
     const team = uniqueName('team');
     // another package's inventory owns the Namespace
-    const owner = await api.request('POST', '/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: team, annotations: { 'config.k8s.io/owning-inventory': 'someone-else' } },
-    });
+    const owner = await api.request(
+      'POST',
+      '/api/v1/namespaces',
+      namespace(team, { annotations: { 'config.k8s.io/owning-inventory': 'someone-else' } }),
+    );
     expect(owner.status).toBe(201);
     const repo = createOriginAndClone();
     const inv = uniqueName('inv');
     const sha = repo.commit({
       'deploy/team/Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: team\n',
-      'deploy/team/resourcegroup.yaml': `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${inv}\n  namespace: ${ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${inv}-id\n`,
+      'deploy/team/resourcegroup.yaml': `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${inv}\n  namespace: ${cluster.ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${inv}-id\n`,
+      // a comment first: the annotation names line 2
       'deploy/team/ns.yaml': `# the team's namespace\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${team}\n`,
-      'deploy/team/cm.yaml': `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app\n  namespace: ${team}\ndata: {k: v}\n`,
+      'deploy/team/cm.yaml': yamlOf(configMap('app', { k: 'v' }, { namespace: team })),
     });
     const push = (extra: Record<string, string> = {}) =>
       runAction({
         event: 'push',
         payload: { ref: 'refs/heads/main', before: ZERO, after: sha, repository },
-        inputs: { kubeconfig, 'github-token': gh.writeToken, namespace: ns, ...extra },
+        inputs: { kubeconfig, 'github-token': gh.writeToken, namespace: cluster.ns, ...extra },
         workspace: repo.shallowCheckout('main'),
         apiUrl: gh.url,
         sha,

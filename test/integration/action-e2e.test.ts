@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
 import { createOriginAndClone, git } from '../support/git-repo.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
+import {
+  configMap,
+  controlPlane,
+  deployment,
+  uniqueName,
+  useCluster,
+  yamlOf,
+} from '../support/harness/index.js';
 import { RUNTIMES } from '../support/node24.js';
 import { runAction } from '../support/run-action.js';
 
@@ -16,8 +23,8 @@ const ZERO = '0'.repeat(40);
  */
 describe.each(RUNTIMES)('the action end to end ($name)', ({ binary }) => {
   let node: string;
-  const api = adminClient();
-  let ns: string;
+  const cluster = useCluster({ namespace: 'e2e' });
+  const { api } = cluster;
   let gh: GitHubServer;
   let repo: ReturnType<typeof createOriginAndClone>;
   let kubeconfig: string;
@@ -27,27 +34,21 @@ describe.each(RUNTIMES)('the action end to end ($name)', ({ binary }) => {
   const kptfile = (name: string) => `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n`;
   const rg = (name: string) =>
     `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${name}\n  namespace: NS\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${name}-id\n`;
-  const cm = (name: string) =>
-    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  color: blue\n`;
-  const deploy = (name: string, behavior = 'ready', deadline = '') => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-spec:
-  replicas: 1
-${deadline}  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata:
-      labels: {app: ${name}}
-      annotations: {sim.kpt-live-action.dev/behavior: ${behavior}}
-    spec: {containers: [{name: main, image: example/${name}:1}]}
-`;
+  const cm = (name: string) => yamlOf(configMap(name, { color: 'blue' }));
+  const deploy = (name: string, behavior = 'ready', spec: Record<string, unknown> = {}) =>
+    yamlOf(
+      deployment(name, {
+        image: `example/${name}:1`,
+        podAnnotations: { 'sim.kpt-live-action.dev/behavior': behavior },
+        spec,
+      }),
+    );
   const inputs = (extra: Record<string, string> = {}) => ({
     kubeconfig,
     'github-token': gh.writeToken,
     'reconcile-timeout': '60s',
     // objects without a namespace go to this one (else the kubeconfig context's, as kpt)
-    namespace: ns,
+    namespace: cluster.ns,
     ...extra,
   });
   const push = (before: string, after: string, workspace: string, extra: Record<string, string> = {}) =>
@@ -83,18 +84,17 @@ ${deadline}  selector: {matchLabels: {app: ${name}}}
 
   beforeAll(async () => {
     node = binary();
-    ns = await createNamespace(api, 'e2e');
     kubeconfig = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
     repo = createOriginAndClone();
     const app = uniqueName('app');
     const other = uniqueName('other');
     shas.initial = repo.commit({
       'deploy/app/Kptfile': kptfile('app'),
-      'deploy/app/resourcegroup.yaml': rg(app).replace('NS', ns),
+      'deploy/app/resourcegroup.yaml': rg(app).replace('NS', cluster.ns),
       'deploy/app/web.yaml': deploy('web'),
       'deploy/app/config.yaml': cm('config-map-1'),
       'deploy/other/Kptfile': kptfile('other'),
-      'deploy/other/resourcegroup.yaml': rg(other).replace('NS', ns),
+      'deploy/other/resourcegroup.yaml': rg(other).replace('NS', cluster.ns),
       'deploy/other/cm.yaml': cm('other-cm'),
       'README.md': '# platform\n',
     });
@@ -122,7 +122,9 @@ ${deadline}  selector: {matchLabels: {app: ${name}}}
     expect(run.outputs.created).toBe('3');
     expect(run.summary).toContain('deploy/app');
     expect(run.stdout).toContain('deployment.apps/web apply successful');
-    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/config-map-1`)).status).toBe(200);
+    expect(
+      (await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/config-map-1`)).status,
+    ).toBe(200);
   });
 
   it('previews a pull request in one comment per package, updated in place on the next run', async () => {
@@ -147,7 +149,9 @@ ${deadline}  selector: {matchLabels: {app: ${name}}}
       true,
     );
     // nothing was applied by the previews
-    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/config-map-2`)).status).toBe(404);
+    expect(
+      (await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/config-map-2`)).status,
+    ).toBe(404);
   });
 
   it('still succeeds with a job summary when the token may not comment (fork pull request)', async () => {
@@ -169,13 +173,18 @@ ${deadline}  selector: {matchLabels: {app: ${name}}}
     expect(JSON.parse(run.outputs.packages)).toEqual(['deploy/app']);
     expect(run.outputs.pruned).toBe('1');
     expect(run.outputs.created).toBe('1');
-    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/config-map-1`)).status).toBe(404);
-    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/config-map-2`)).status).toBe(200);
+    expect(
+      (await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/config-map-1`)).status,
+    ).toBe(404);
+    expect(
+      (await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/config-map-2`)).status,
+    ).toBe(200);
   });
 
   it('fails the step with an annotation at the file and line of a Deployment that stalls', async () => {
     const sha = repo.commit({
-      'deploy/app/stuck.yaml': `# a deployment that never becomes ready\n${deploy('stuck', 'never-ready', '  progressDeadlineSeconds: 3\n')}`,
+      // a comment first: the annotation names line 2
+      'deploy/app/stuck.yaml': `# a deployment that never becomes ready\n${deploy('stuck', 'never-ready', { progressDeadlineSeconds: 3 })}`,
     });
     const run = await push(shas.feature, sha, repo.shallowCheckout('main'));
     shas.stuck = sha;

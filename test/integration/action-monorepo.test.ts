@@ -2,27 +2,26 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
+import { configMap, controlPlane, uniqueName, useCluster, yamlOf } from '../support/harness/index.js';
 import { runAction } from '../support/run-action.js';
 
 /**
- * Issue 20, monorepo scale: many packages in one action run (dist/index.js as a runner runs it). Previews
+ * Monorepo scale: many packages in one action run (dist/index.js as a runner runs it). Previews
  * run several packages at once and keep each package's log lines together; `package-concurrency` lets
  * independent packages apply at once; the PR comments of many packages go out at once, and GitHub's
  * secondary rate limit is waited out (the local GitHub server answers 403 with retry-after).
  */
 describe('many packages in one action run', () => {
-  const api = adminClient();
+  const cluster = useCluster({ namespace: 'monorepo' });
+  const { api } = cluster;
   const packages = Array.from({ length: 6 }, (_, i) => `deploy/pkg-${i}`);
   const perPackage = 5;
-  let ns: string;
   let workspace: string;
   let kubeconfig: string;
   let gh: GitHubServer;
 
   beforeAll(async () => {
-    ns = await createNamespace(api, 'monorepo');
     kubeconfig = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
     workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-monorepo-'));
     for (const [i, pkg] of packages.entries()) {
@@ -35,14 +34,11 @@ describe('many packages in one action run', () => {
       const inv = uniqueName(`pkg-${i}`);
       fs.writeFileSync(
         path.join(dir, 'resourcegroup.yaml'),
-        `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${inv}\n  namespace: ${ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${inv}-id\n`,
+        `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${inv}\n  namespace: ${cluster.ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${inv}-id\n`,
       );
       fs.writeFileSync(
         path.join(dir, 'configmaps.yaml'),
-        Array.from(
-          { length: perPackage },
-          (_, j) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p${i}-cm-${j}\ndata:\n  k: "${j}"\n`,
-        ).join('---\n'),
+        yamlOf(...Array.from({ length: perPackage }, (_, j) => configMap(`p${i}-cm-${j}`, { k: `${j}` }))),
       );
     }
     gh = await startGitHubServer({
@@ -61,7 +57,13 @@ describe('many packages in one action run', () => {
     runAction({
       event: 'workflow_dispatch',
       payload: {},
-      inputs: { kubeconfig, namespace: ns, packages: packages.join('\n'), comment: 'false', ...inputs },
+      inputs: {
+        kubeconfig,
+        namespace: cluster.ns,
+        packages: packages.join('\n'),
+        comment: 'false',
+        ...inputs,
+      },
       workspace,
       apiUrl: gh.url,
       sha: '1'.repeat(40),
@@ -104,7 +106,7 @@ describe('many packages in one action run', () => {
     expect(apply.outputs.created).toBe(String(packages.length * perPackage));
     const live = await api.request<{ items: { metadata: { name: string } }[] }>(
       'GET',
-      `/api/v1/namespaces/${ns}/configmaps`,
+      `/api/v1/namespaces/${cluster.ns}/configmaps`,
     );
     expect(live.body.items.filter((c) => /^p\d-cm-/.test(c.metadata.name))).toHaveLength(30);
 
@@ -129,7 +131,7 @@ describe('many packages in one action run', () => {
       },
       inputs: {
         kubeconfig,
-        namespace: ns,
+        namespace: cluster.ns,
         packages: packages.join('\n'),
         comment: 'always',
         'github-token': gh.writeToken,

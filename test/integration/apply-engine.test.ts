@@ -1,12 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/apply/events.js';
 import { displayName } from '../../src/common/object-id.js';
-import type { Connection } from '../../src/kube/connect.js';
-import { adminClient, createNamespace } from '../support/cluster.js';
-import { applyObjects, newInventory, objectsFromYaml, productClient } from '../support/engine.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
+import {
+  applyObjects,
+  configMap,
+  deployment,
+  newInventory,
+  type Obj,
+  service,
+  useCluster,
+} from '../support/harness/index.js';
 
 const applyLines = (events: RunEvent[]) =>
   events
@@ -17,45 +20,20 @@ const applyLines = (events: RunEvent[]) =>
         : '',
     );
 
-const seedsPackage = (cm: string) => `
-apiVersion: v1
-kind: Service
-metadata: {name: service-1}
-spec:
-  selector: {app: one}
-  ports: [{port: 80, protocol: TCP}]  # protocol spelled out: this also runs on Kubernetes 1.20, whose server-side apply rejects a port without it
----
-apiVersion: apps/v1
-kind: Deployment
-metadata: {name: deployment-1}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: one}}
-  template:
-    metadata: {labels: {app: one}}
-    spec:
-      containers: [{name: main, image: example/one:1}]
----
-apiVersion: v1
-kind: ConfigMap
-metadata: {name: ${cm}}
-data: {key: value}
-`;
+/** The seeds' pruning example: a Service, a Deployment and one ConfigMap (`cm`), in namespace `ns`. */
+const seedsPackage = (cm: string, ns: string) => [
+  service('service-1', { namespace: ns, app: 'one' }),
+  deployment('deployment-1', { namespace: ns, app: 'one', image: 'example/one:1' }),
+  configMap(cm, { key: 'value' }, { namespace: ns }),
+];
 
 describe('apply engine', () => {
-  let conn: Connection;
-  let ns: string;
-  const api = adminClient();
-
-  beforeAll(async () => {
-    conn = await productClient();
-    ns = await createNamespace(api, 'apply');
-  });
-  afterAll(() => conn.client.close());
+  const cluster = useCluster({ namespace: 'apply', connect: true });
+  const { api } = cluster;
 
   it("applies the seeds' pruning example, then prunes config-map-1 when config-map-2 replaces it", async () => {
-    const inv = newInventory(ns);
-    const first = await applyObjects(conn, objectsFromYaml(seedsPackage('config-map-1'), ns), inv);
+    const inv = newInventory(cluster.ns);
+    const first = await applyObjects(cluster.conn, seedsPackage('config-map-1', cluster.ns), inv);
     expect(first.result.error).toBeUndefined();
     expect(first.result.outcome).toBe('success');
     expect(applyLines(first.events)).toEqual([
@@ -65,14 +43,14 @@ describe('apply engine', () => {
     ]);
     const rg = await api.request<Obj>(
       'GET',
-      `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${inv.name}`,
+      `/apis/kpt.dev/v1alpha1/namespaces/${cluster.ns}/resourcegroups/${inv.name}`,
     );
     expect(rg.body.spec.resources).toHaveLength(3);
     expect(rg.body.metadata.labels['cli-utils.sigs.k8s.io/inventory-id']).toBe(inv.id);
-    const cm1 = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/configmaps/config-map-1`);
+    const cm1 = await api.request<Obj>('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/config-map-1`);
     expect(cm1.body.metadata.annotations['config.k8s.io/owning-inventory']).toBe(inv.id);
 
-    const second = await applyObjects(conn, objectsFromYaml(seedsPackage('config-map-2'), ns), inv);
+    const second = await applyObjects(cluster.conn, seedsPackage('config-map-2', cluster.ns), inv);
     expect(second.result.outcome).toBe('success');
     expect(applyLines(second.events)).toEqual([
       'apply configmap/config-map-2 Successful created',
@@ -80,10 +58,12 @@ describe('apply engine', () => {
       'apply deployment.apps/deployment-1 Successful unchanged',
       'prune configmap/config-map-1 Successful',
     ]);
-    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/config-map-1`)).status).toBe(404);
+    expect(
+      (await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/config-map-1`)).status,
+    ).toBe(404);
     const rg2 = await api.request<Obj>(
       'GET',
-      `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${inv.name}`,
+      `/apis/kpt.dev/v1alpha1/namespaces/${cluster.ns}/resourcegroups/${inv.name}`,
     );
     expect(rg2.body.spec.resources.map((r: Obj) => r.name).sort()).toEqual([
       'config-map-2',

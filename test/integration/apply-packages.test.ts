@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/kube/connect.js';
-import { adminClient, createNamespace } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
-import { packageCopy } from '../support/packages.js';
+import { describe, expect, it } from 'vitest';
+import { type Obj, packageCopy, useCluster } from '../support/harness/index.js';
 import { actions, runPkg } from '../support/run.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
-
 describe("the seeds' wordpress packages", () => {
-  let conn: Connection;
-  const api = adminClient();
-  beforeAll(async () => {
-    conn = await productClient();
-  });
-  afterAll(() => conn.client.close());
+  const cluster = useCluster({ namespace: false, connect: true });
+  const { api } = cluster;
 
   it('applies wordpress (2 Services, 2 Deployments, 2 PVCs) and every object reaches Current', async () => {
-    const ns = await createNamespace(api, 'wp');
+    const ns = await cluster.namespace('wp');
     const pkg = packageCopy('packages/wordpress', ns);
-    const { result, events } = await runPkg(conn, pkg, 'apply', {}, ns);
+    const { result, events } = await runPkg(cluster.conn, pkg, 'apply', {}, ns);
     expect(result.error).toBeUndefined();
     expect(result.exitCode).toBe(0);
     expect(actions(events).sort()).toEqual(
@@ -44,7 +34,7 @@ describe("the seeds' wordpress packages", () => {
   it('orders wordpress-with-dependencies in waves (StatefulSet Current before the Deployment is applied) and destroys in reverse', async () => {
     // its manifests name the `default` namespace explicitly (depends-on spells it too)
     const pkg = packageCopy('packages/wordpress-with-dependencies', 'default');
-    const { result, events } = await runPkg(conn, pkg, 'apply');
+    const { result, events } = await runPkg(cluster.conn, pkg, 'apply');
     expect(result.error).toBeUndefined();
     expect(result.exitCode).toBe(0);
     const idx = (pred: (e: (typeof events)[number]) => boolean) => events.findIndex(pred);
@@ -63,7 +53,7 @@ describe("the seeds' wordpress packages", () => {
     const init = events.find((e) => e.type === 'init');
     expect(init?.type === 'init' && init.groups.filter((g) => g.action === 'Apply').length).toBe(2);
 
-    const destroyed = await runPkg(conn, pkg, 'destroy');
+    const destroyed = await runPkg(cluster.conn, pkg, 'destroy');
     expect(destroyed.result.exitCode).toBe(0);
     const order = actions(destroyed.events);
     expect(order.indexOf('delete Deployment/wordpress Successful')).toBeLessThan(

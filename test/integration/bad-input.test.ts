@@ -14,11 +14,10 @@ import {
   flushAudit,
   mutatingRequests,
 } from '../support/audit-log.js';
-import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
 import { prng } from '../support/fault-proxy.js';
 import { actionEnv, distIndex, runCli, runNode } from '../support/front-ends.js';
+import { controlPlane, fixturesDir, uniqueName, useCluster } from '../support/harness/index.js';
 import { dependsOn, mutations, objectDocuments } from '../support/package-mutations.js';
-import { fixturesDir } from '../support/packages.js';
 
 const badDir = path.join(fixturesDir, 'bad');
 
@@ -130,11 +129,11 @@ const cases: BadCase[] = [
 ];
 
 describe('bad input is refused before anything changes', () => {
-  const api = adminClient();
+  const cluster = useCluster({ namespace: 'bad' });
+  const { api } = cluster;
   const audit = controlPlane().auditLogPath;
   let conn: Connection;
   let kubeconfig: string;
-  let ns: string;
 
   beforeAll(async () => {
     const binding = {
@@ -150,7 +149,6 @@ describe('bad input is refused before anything changes', () => {
     fs.writeFileSync(kubeconfig, admin.replace(/^(\s+token: .*)$/m, `$1\n    as: ${user}`), { mode: 0o600 });
     conn = await connect({ kubeconfigPath: kubeconfig });
     await ensureResourceGroupCrd(conn.client, { install: true });
-    ns = await createNamespace(api, 'bad');
   });
   afterAll(() => conn?.client.close());
 
@@ -165,7 +163,7 @@ describe('bad input is refused before anything changes', () => {
       if (!/\.ya?ml$|Kptfile$/.test(f) || !fs.statSync(p).isFile()) continue;
       fs.writeFileSync(
         p,
-        fs.readFileSync(p, 'utf8').replaceAll('NAMESPACE', ns).replaceAll('inventory-bad', inv),
+        fs.readFileSync(p, 'utf8').replaceAll('NAMESPACE', cluster.ns).replaceAll('inventory-bad', inv),
       );
     }
     return { repo, dir, inv };
@@ -192,7 +190,7 @@ describe('bad input is refused before anything changes', () => {
 
   /** The runs' locks (Leases) left in the namespace. */
   async function runLocks(): Promise<string[]> {
-    const res = await api.request('GET', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`);
+    const res = await api.request('GET', `/apis/coordination.k8s.io/v1/namespaces/${cluster.ns}/leases`);
     expect(res.status).toBe(200);
     const leases = res.body as { items: { metadata: { name: string } }[] };
     return leases.items.map((l) => l.metadata.name).filter((n) => n.startsWith('kpt-live-action.'));
@@ -204,7 +202,7 @@ describe('bad input is refused before anything changes', () => {
   }
 
   const cli = (repo: string, dir: string) =>
-    runCli(['apply', dir, '--kubeconfig', kubeconfig, '-n', ns], repo);
+    runCli(['apply', dir, '--kubeconfig', kubeconfig, '-n', cluster.ns], repo);
   const action = (repo: string, rel: string) =>
     runNode([distIndex], {
       cwd: repo,
@@ -212,7 +210,7 @@ describe('bad input is refused before anything changes', () => {
         workspace: repo,
         packages: rel,
         kubeconfig: fs.readFileSync(kubeconfig, 'utf8'),
-        namespace: ns,
+        namespace: cluster.ns,
       }),
     });
 
@@ -231,7 +229,7 @@ describe('bad input is refused before anything changes', () => {
       const { writes } = await writesDuring(async () => {
         const result = await runPackage(conn.client, rel, 'apply', {
           repoRoot: runRoot,
-          defaultNamespace: ns,
+          defaultNamespace: cluster.ns,
           options: defaultRunOptions({ reconcileTimeoutMs: 30_000 }),
         });
         const text = messageOf(result);
@@ -268,26 +266,30 @@ describe('bad input is refused before anything changes', () => {
       metadata: { name: `kpt-live-action.${inv}` },
       spec: { holderIdentity: 'another-run', leaseDurationSeconds: 600, renewTime: microNow() },
     };
-    const made = await api.request('POST', `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, lease);
+    const made = await api.request(
+      'POST',
+      `/apis/coordination.k8s.io/v1/namespaces/${cluster.ns}/leases`,
+      lease,
+    );
     expect(made.status).toBe(201);
     // the lock is taken while the package loads; a refused package stops waiting for it (a 10-minute
     // wait would outlast the test's timeout)
     const result = await runPackage(conn.client, 'invalid-yaml', 'apply', {
       repoRoot: repo,
-      defaultNamespace: ns,
+      defaultNamespace: cluster.ns,
       options: defaultRunOptions({ lockTimeoutMs: 600_000 }),
     });
     expect(result.exitCode).toBe(1);
     expect(messageOf(result)).toMatch(/invalid YAML/);
     const after = await api.request(
       'GET',
-      `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${lease.metadata.name}`,
+      `/apis/coordination.k8s.io/v1/namespaces/${cluster.ns}/leases/${lease.metadata.name}`,
     );
     expect(after.status).toBe(200);
     expect((after.body as { spec: { holderIdentity: string } }).spec.holderIdentity).toBe('another-run');
     await api.request(
       'DELETE',
-      `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${lease.metadata.name}`,
+      `/apis/coordination.k8s.io/v1/namespaces/${cluster.ns}/leases/${lease.metadata.name}`,
     );
   }, 60_000);
 
@@ -301,7 +303,7 @@ describe('bad input is refused before anything changes', () => {
     const prior = await writesDuring(async () => {
       const r = await runPackage(conn.client, 'empty-package', 'apply', {
         repoRoot: repo,
-        defaultNamespace: ns,
+        defaultNamespace: cluster.ns,
         options,
       });
       expect(r.exitCode, r.error).toBe(0);
@@ -316,7 +318,7 @@ describe('bad input is refused before anything changes', () => {
     const { writes } = await writesDuring(async () => {
       const r = await runPackage(conn.client, 'empty-package', 'apply', {
         repoRoot: repo,
-        defaultNamespace: ns,
+        defaultNamespace: cluster.ns,
         options,
       });
       expect(r.exitCode).toBe(1);
@@ -329,7 +331,7 @@ describe('bad input is refused before anything changes', () => {
     });
     expect(writes.map(describeRequest)).toEqual([]);
     for (const n of ['kept-a', 'kept-b'])
-      expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/${n}`)).status).toBe(200);
+      expect((await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/${n}`)).status).toBe(200);
   });
 
   /**
@@ -347,7 +349,7 @@ describe('bad input is refused before anything changes', () => {
     const tally: Record<string, number> = {};
     for (let trial = 0; trial < mutationTrials; trial++) {
       const source = pick(sources);
-      const trialNs = preflight === 'all' ? ns : await createNamespace(api, 'mutauto');
+      const trialNs = preflight === 'all' ? cluster.ns : await cluster.namespace('mutauto');
       const { repo, dir } = copyPackage(path.join(fixturesDir, source), 'app');
       fs.writeFileSync(
         path.join(dir, 'resourcegroup.yaml'),

@@ -1,5 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/kube/connect.js';
+import { describe, expect, it } from 'vitest';
 import {
   helmApply,
   kptLiveApply,
@@ -10,12 +9,7 @@ import {
   scale,
 } from '../support/brownfield.js';
 import { expectGolden, previewThenApply } from '../support/brownfield-matrix.js';
-import { adminClient, createNamespace } from '../support/cluster.js';
-import { objectsFromYaml, productClient } from '../support/engine.js';
-import { inlinePackage } from '../support/packages.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Json = Record<string, any>;
+import { inlinePackage, type Obj, objectsFromYaml, useCluster } from '../support/harness/index.js';
 
 /**
  * Brownfield clusters: objects that kpt, kubectl, Helm or a controller wrote before this tool manages
@@ -25,6 +19,8 @@ type Json = Record<string, any>;
  * golden per scenario: test/golden/brownfield/.
  */
 
+// the scenarios' objects as YAML text: the goldens in test/golden/brownfield render them, names and all
+// (`.replaceAll('web', 'kc')` renames a whole scenario)
 const deployment = (
   replicas: number | undefined,
   image = 'example/web:1',
@@ -53,18 +49,12 @@ const configMap = (name: string, data: Record<string, string>) =>
     .join('')}`;
 
 describe('brownfield: objects other tools wrote first', () => {
-  let conn: Connection;
-  const api = adminClient();
-  let ns: string;
-  beforeAll(async () => {
-    conn = await productClient();
-    ns = await createNamespace(api, 'brownfield');
-  });
-  afterAll(() => conn.client.close());
+  const cluster = useCluster({ namespace: 'brownfield', connect: true });
+  const { api } = cluster;
 
   const get = async (kind: 'configmaps' | 'deployments', name: string) => {
     const group = kind === 'deployments' ? '/apis/apps/v1' : '/api/v1';
-    return (await api.request<Json>('GET', `${group}/namespaces/${ns}/${kind}/${name}`)).body;
+    return (await api.request<Obj>('GET', `${group}/namespaces/${cluster.ns}/${kind}/${name}`)).body;
   };
 
   it('last applied by `kpt live apply` (client-side): change, remove a field, prune, add', async () => {
@@ -75,9 +65,11 @@ describe('brownfield: objects other tools wrote first', () => {
       'settings.yaml': configMap('settings', { a: '1', b: '2' }),
       'old.yaml': configMap('old', { x: '1' }),
     };
-    const pkg = inlinePackage(ns, files);
-    await kptLiveApply(api, objectsFromYaml(Object.values(files).join('---\n'), ns), pkg.inventory);
-    expect(await managers(api, objectsFromYaml(files['web.yaml'], ns)[0])).toContain('kubectl/Update');
+    const pkg = inlinePackage(cluster.ns, files);
+    await kptLiveApply(api, objectsFromYaml(Object.values(files).join('---\n'), cluster.ns), pkg.inventory);
+    expect(await managers(api, objectsFromYaml(files['web.yaml'], cluster.ns)[0])).toContain(
+      'kubectl/Update',
+    );
 
     pkg.rewrite({
       // a list item removed in the same step as the takeover
@@ -85,7 +77,7 @@ describe('brownfield: objects other tools wrote first', () => {
       'settings.yaml': configMap('settings', { a: '1' }),
       'new.yaml': configMap('new', { y: '1' }),
     });
-    const step = await previewThenApply(conn, pkg, ns);
+    const step = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(step.promised).toEqual([
       'ConfigMap/new created',
       'ConfigMap/old pruned',
@@ -105,29 +97,34 @@ describe('brownfield: objects other tools wrote first', () => {
     expect(web.spec.replicas).toBe(2);
     expect(web.spec.template.spec.containers[0].env).toEqual([{ name: 'A', value: '1' }]);
     expect((await get('configmaps', 'settings')).data).toEqual({ a: '1' });
-    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/old`)).status).toBe(404);
+    expect((await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/old`)).status).toBe(404);
     expect(
-      (await managers(api, objectsFromYaml(files['web.yaml'], ns)[0])).filter((m) => m.startsWith('kubectl')),
+      (await managers(api, objectsFromYaml(files['web.yaml'], cluster.ns)[0])).filter((m) =>
+        m.startsWith('kubectl'),
+      ),
     ).toEqual([]);
-    expectGolden('kpt-client-side', step.preview, { [ns]: 'NAMESPACE', [pkg.inventory.name]: 'INVENTORY' });
+    expectGolden('kpt-client-side', step.preview, {
+      [cluster.ns]: 'NAMESPACE',
+      [pkg.inventory.name]: 'INVENTORY',
+    });
 
     // and again: nothing left to take over, nothing to do
-    const again = await previewThenApply(conn, pkg, ns);
+    const again = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(again.promised.every((l) => l.endsWith(' unchanged'))).toBe(true);
   });
 
   it('last applied by `kubectl apply` (client-side), no inventory, adopted: change a field', async () => {
-    const pkg = inlinePackage(ns, { 'web.yaml': deployment(1).replaceAll('web', 'kc') });
-    const [obj] = objectsFromYaml(deployment(1).replaceAll('web', 'kc'), ns);
+    const pkg = inlinePackage(cluster.ns, { 'web.yaml': deployment(1).replaceAll('web', 'kc') });
+    const [obj] = objectsFromYaml(deployment(1).replaceAll('web', 'kc'), cluster.ns);
     await kubectlApply(api, obj);
     expect(await managers(api, obj)).toContain('kubectl-client-side-apply/Update');
     pkg.rewrite({ 'web.yaml': deployment(1, 'example/web:2').replaceAll('web', 'kc') });
 
-    const strict = await previewThenApply(conn, pkg, ns);
+    const strict = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(strict.promised).toEqual(['Deployment/kc skipped']);
     expect(strict.message).toMatch(/not owned by any inventory/);
 
-    const step = await previewThenApply(conn, pkg, ns, { inventoryPolicy: 'adopt' });
+    const step = await previewThenApply(cluster.conn, pkg, cluster.ns, { inventoryPolicy: 'adopt' });
     expect(step.promised).toEqual(['Deployment/kc configured']);
     expect(step.preview.objects[0].changes?.map((c) => c.path)).toEqual([
       // kubectl's last-applied annotation is not shown (it only mirrors the manifest): ours is the only one
@@ -137,18 +134,18 @@ describe('brownfield: objects other tools wrote first', () => {
     expect(step.apply.exitCode).toBe(0);
     expect((await get('deployments', 'kc')).spec.template.spec.containers[0].image).toBe('example/kc:2');
     expectGolden('kubectl-client-side', step.preview, {
-      [ns]: 'NAMESPACE',
+      [cluster.ns]: 'NAMESPACE',
       [pkg.inventory.name]: 'INVENTORY',
     });
   });
 
   it('last applied by `kubectl apply --server-side`, adopted: its fields become ours; a later server-side apply by hand is a named conflict, force-conflicts takes it', async () => {
-    const pkg = inlinePackage(ns, { 'cm.yaml': configMap('ssa', { a: '1', b: '1' }) });
-    const [obj] = objectsFromYaml(configMap('ssa', { a: '1', b: '1' }), ns);
+    const pkg = inlinePackage(cluster.ns, { 'cm.yaml': configMap('ssa', { a: '1', b: '1' }) });
+    const [obj] = objectsFromYaml(configMap('ssa', { a: '1', b: '1' }), cluster.ns);
     await kubectlApplyServerSide(api, obj);
 
     // adopted: kubectl was the object's previous owner, so its fields are released to us
-    const adopted = await previewThenApply(conn, pkg, ns, { inventoryPolicy: 'adopt' });
+    const adopted = await previewThenApply(cluster.conn, pkg, cluster.ns, { inventoryPolicy: 'adopt' });
     expect(adopted.promised).toEqual(['ConfigMap/ssa configured']);
     expect(adopted.preview.objects[0].ownership?.join('\n')).toMatch(
       /released by kubectl, its previous owner/,
@@ -156,13 +153,15 @@ describe('brownfield: objects other tools wrote first', () => {
     expect(await managers(api, obj)).toEqual(['kpt-live-action/Apply']);
     // a field later dropped from the package leaves the object: nobody else holds it now
     pkg.rewrite({ 'cm.yaml': configMap('ssa', { a: '1' }) });
-    expect((await previewThenApply(conn, pkg, ns)).promised).toEqual(['ConfigMap/ssa configured']);
+    expect((await previewThenApply(cluster.conn, pkg, cluster.ns)).promised).toEqual([
+      'ConfigMap/ssa configured',
+    ]);
     expect((await get('configmaps', 'ssa')).data).toEqual({ a: '1' });
 
     // another server-side applier is a co-owner: a different value is a conflict, named with its fix
     await kubectlApplyServerSide(api, { ...obj, data: { a: '9' } }, { force: true });
     pkg.rewrite({ 'cm.yaml': configMap('ssa', { a: '2' }) });
-    const conflict = await previewThenApply(conn, pkg, ns);
+    const conflict = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(conflict.promised).toEqual(['ConfigMap/ssa failed']);
     expect(conflict.apply.exitCode).toBe(1);
     expect(conflict.message).toContain(
@@ -172,11 +171,11 @@ describe('brownfield: objects other tools wrote first', () => {
     expect(conflict.message).not.toMatch(/could not complete|did not answer|unreachable/);
     expect(conflict.preview.objects[0].reason).toContain('.data.a is owned by field manager "kubectl"');
     expectGolden('kubectl-server-side-conflict', conflict.preview, {
-      [ns]: 'NAMESPACE',
+      [cluster.ns]: 'NAMESPACE',
       [pkg.inventory.name]: 'INVENTORY',
     });
 
-    const forced = await previewThenApply(conn, pkg, ns, { forceConflicts: true });
+    const forced = await previewThenApply(cluster.conn, pkg, cluster.ns, { forceConflicts: true });
     expect(forced.promised).toEqual(['ConfigMap/ssa configured']);
     expect((await get('configmaps', 'ssa')).data).toEqual({ a: '2' });
   });
@@ -184,38 +183,45 @@ describe('brownfield: objects other tools wrote first', () => {
   it('managed by Helm, adopted: the release hands its fields over; a change applies, a dropped label leaves', async () => {
     const yaml = (replicas: number, label = '') =>
       deployment(replicas, 'example/web:1', label).replaceAll('web', 'hm');
-    const pkg = inlinePackage(ns, { 'web.yaml': yaml(1, '\n    team: shop') });
-    const [obj] = objectsFromYaml(yaml(1), ns);
+    const pkg = inlinePackage(cluster.ns, { 'web.yaml': yaml(1, '\n    team: shop') });
+    const [obj] = objectsFromYaml(yaml(1), cluster.ns);
     await helmApply(api, obj, 'hm');
     expect(await managers(api, obj)).toContain('helm/Update');
 
-    const adopted = await previewThenApply(conn, pkg, ns, { inventoryPolicy: 'adopt' });
+    const adopted = await previewThenApply(cluster.conn, pkg, cluster.ns, { inventoryPolicy: 'adopt' });
     expect(adopted.promised).toEqual(['Deployment/hm configured']);
     const live = await get('deployments', 'hm');
     expect(live.metadata.labels).toMatchObject({ team: 'shop', 'app.kubernetes.io/managed-by': 'Helm' });
-    expectGolden('helm-adopt', adopted.preview, { [ns]: 'NAMESPACE', [pkg.inventory.name]: 'INVENTORY' });
+    expectGolden('helm-adopt', adopted.preview, {
+      [cluster.ns]: 'NAMESPACE',
+      [pkg.inventory.name]: 'INVENTORY',
+    });
 
     // helm no longer holds what the package sets: a change applies, and a label the package drops leaves
     pkg.rewrite({ 'web.yaml': yaml(3) });
-    const changed = await previewThenApply(conn, pkg, ns);
+    const changed = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(changed.promised).toEqual(['Deployment/hm configured']);
     const after = await get('deployments', 'hm');
     expect(after.spec.replicas).toBe(3);
     expect(after.metadata.labels.team).toBeUndefined();
     // what helm set and the package does not (its managed-by label) is left alone
     expect(after.metadata.labels['app.kubernetes.io/managed-by']).toBe('Helm');
-    expect((await previewThenApply(conn, pkg, ns)).promised).toEqual(['Deployment/hm unchanged']);
+    expect((await previewThenApply(cluster.conn, pkg, cluster.ns)).promised).toEqual([
+      'Deployment/hm unchanged',
+    ]);
   });
 
   it('spec.replicas written through the scale subresource (as an autoscaler does)', async () => {
     const yaml = (replicas?: number) => deployment(replicas).replaceAll('web', 'sc');
-    const pkg = inlinePackage(ns, { 'web.yaml': yaml(1) });
-    const [obj] = objectsFromYaml(yaml(1), ns);
-    expect((await previewThenApply(conn, pkg, ns)).promised).toEqual(['Deployment/sc created']);
+    const pkg = inlinePackage(cluster.ns, { 'web.yaml': yaml(1) });
+    const [obj] = objectsFromYaml(yaml(1), cluster.ns);
+    expect((await previewThenApply(cluster.conn, pkg, cluster.ns)).promised).toEqual([
+      'Deployment/sc created',
+    ]);
     await scale(api, obj, 3);
     const recorded = (await managers(api, obj)).includes('kube-controller-manager/Update/scale');
 
-    const step = await previewThenApply(conn, pkg, ns);
+    const step = await previewThenApply(cluster.conn, pkg, cluster.ns);
     if (recorded) {
       // current servers record the scale writer: the field is the autoscaler's now
       expect(step.promised).toEqual(['Deployment/sc failed']);
@@ -223,12 +229,12 @@ describe('brownfield: objects other tools wrote first', () => {
         '.spec.replicas is owned by field manager "kube-controller-manager" through the scale subresource',
       );
       expectGolden('scale-subresource', step.preview, {
-        [ns]: 'NAMESPACE',
+        [cluster.ns]: 'NAMESPACE',
         [pkg.inventory.name]: 'INVENTORY',
       });
       // the fix the message names: leave replicas to the autoscaler
       pkg.rewrite({ 'web.yaml': yaml(undefined) });
-      const dropped = await previewThenApply(conn, pkg, ns);
+      const dropped = await previewThenApply(cluster.conn, pkg, cluster.ns);
       expect(dropped.apply.exitCode).toBe(0);
       expect((await get('deployments', 'sc')).spec.replicas).toBe(3);
     } else {
@@ -240,24 +246,24 @@ describe('brownfield: objects other tools wrote first', () => {
 
   it('first applied by `kpt live apply --server-side`', async () => {
     const files = { 'cm.yaml': configMap('kss', { a: '1', b: '2' }) };
-    const pkg = inlinePackage(ns, files);
-    const objects = objectsFromYaml(files['cm.yaml'], ns);
+    const pkg = inlinePackage(cluster.ns, files);
+    const objects = objectsFromYaml(files['cm.yaml'], cluster.ns);
     await kptLiveApply(api, objects, pkg.inventory, { serverSide: true });
     expect(await managers(api, objects[0])).toEqual(['kubectl/Apply']);
 
-    const same = await previewThenApply(conn, pkg, ns);
+    const same = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(same.promised).toEqual(['ConfigMap/kss configured']);
 
     pkg.rewrite({ 'cm.yaml': configMap('kss', { a: '1', b: '3' }) });
-    const conflict = await previewThenApply(conn, pkg, ns);
+    const conflict = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(conflict.promised).toEqual(['ConfigMap/kss failed']);
     expect(conflict.message).toContain('.data.b is owned by field manager "kubectl" (a server-side apply)');
     expectGolden('kpt-server-side-conflict', conflict.preview, {
-      [ns]: 'NAMESPACE',
+      [cluster.ns]: 'NAMESPACE',
       [pkg.inventory.name]: 'INVENTORY',
     });
-    const forced = await previewThenApply(conn, pkg, ns, { forceConflicts: true });
+    const forced = await previewThenApply(cluster.conn, pkg, cluster.ns, { forceConflicts: true });
     expect(forced.promised).toEqual(['ConfigMap/kss configured']);
-    expect((await api.request<Json>('GET', objectPath(objects[0]))).body.data).toEqual({ a: '1', b: '3' });
+    expect((await api.request<Obj>('GET', objectPath(objects[0]))).body.data).toEqual({ a: '1', b: '3' });
   });
 });

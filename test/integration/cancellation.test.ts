@@ -3,17 +3,21 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/common/kube-object.js';
 import { ensureResourceGroupCrd } from '../../src/inventory/install-crd.js';
-import type { Connection } from '../../src/kube/connect.js';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
 import { actionEnv, cliEntry, distIndex } from '../support/front-ends.js';
-import { inlinePackage } from '../support/packages.js';
+import {
+  configMap,
+  controlPlane,
+  deployment,
+  inlinePackage,
+  metadata,
+  type Obj,
+  useCluster,
+} from '../support/harness/index.js';
 import { runPkg } from '../support/run.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
 const here = path.dirname(fileURLToPath(import.meta.url));
 const child = path.resolve(here, '../support/signal-child.ts');
 
@@ -88,32 +92,27 @@ function runAndCancel(
 }
 
 const owning = 'config.k8s.io/owning-inventory';
-const cm = (name: string, dependsOn?: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${dependsOn ? `  annotations: {config.kubernetes.io/depends-on: "${dependsOn}"}\n` : ''}data: {v: "1"}\n`;
-const lease = (name: string, dependsOn: string) =>
-  `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: ${name}\n  annotations: {config.kubernetes.io/depends-on: "${dependsOn}"}\nspec: {holderIdentity: nobody}\n`;
+const cm = (name: string, dependsOn?: string) => configMap(name, { v: '1' }, { dependsOn });
+const lease = (name: string, dependsOn: string): KubeObject => ({
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: metadata(name, { dependsOn }),
+  spec: { holderIdentity: 'nobody' },
+});
 /** Pods of this Deployment report Ready only after `delay`: its wait outlasts the cancellation budget. */
-const slowDeployment = (dependsOn: string | undefined, delay: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: slow
-${dependsOn ? `  annotations: {config.kubernetes.io/depends-on: "${dependsOn}"}\n` : ''}spec:
-  replicas: 1
-  selector: {matchLabels: {app: slow}}
-  template:
-    metadata:
-      labels: {app: slow}
-      annotations: {sim.kpt-live-action.dev/delay: "${delay}"}
-    spec: {containers: [{name: main, image: example/slow:1}]}
-`;
+const slowDeployment = (dependsOn: string | undefined, delay: string) =>
+  deployment('slow', {
+    image: 'example/slow:1',
+    dependsOn,
+    podAnnotations: { 'sim.kpt-live-action.dev/delay': delay },
+  });
 
 describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
-  const api = adminClient();
-  let conn: Connection;
+  const cluster = useCluster({ namespace: false, connect: true });
+  const { api } = cluster;
   let slowProxy: FaultProxy;
   beforeAll(async () => {
-    conn = await productClient();
-    await ensureResourceGroupCrd(conn.client, { install: true });
+    await ensureResourceGroupCrd(cluster.conn.client, { install: true });
     // every request held back 250-600 ms: an apply wave is still in flight when the signal comes
     slowProxy = await startFaultProxy({
       target: controlPlane().server,
@@ -124,7 +123,6 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
     });
   });
   afterAll(async () => {
-    conn.client.close();
     await slowProxy.close();
   });
 
@@ -168,7 +166,7 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
     expect(run.stderr + run.stdout).toMatch(said);
     expect(run.stderr + run.stdout).not.toMatch(/^\s+at /m);
     const partial = await expectInventoryCoversOwned(ns, pkg.inventory);
-    const rerun = await runPkg(conn, pkg, 'apply', {}, ns);
+    const rerun = await runPkg(cluster.conn, pkg, 'apply', {}, ns);
     expect(rerun.result.error).toBeUndefined();
     expect(rerun.result.exitCode).toBe(0);
     const after = await expectInventoryCoversOwned(ns, pkg.inventory);
@@ -176,9 +174,9 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
   }
 
   it('mid-wave: finishes the requests in flight, starts no new ones, saves the inventory and exits 1', async () => {
-    const ns = await createNamespace(api, 'cancelwave');
+    const ns = await cluster.namespace('cancelwave');
     const base = `/namespaces/${ns}/ConfigMap/base`;
-    const files: Record<string, string> = {
+    const files: Record<string, KubeObject> = {
       'base.yaml': cm('base'),
       'slow.yaml': slowDeployment(base, '15s'),
       'after.yaml': cm('after', `coordination.k8s.io/namespaces/${ns}/Lease/lease-11`),
@@ -203,7 +201,7 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
   });
 
   it('mid-wait: stops waiting at once, saves the inventory and exits 1', async () => {
-    const ns = await createNamespace(api, 'cancelwait');
+    const ns = await cluster.namespace('cancelwait');
     const files = {
       'slow.yaml': slowDeployment(undefined, '12s'),
       'next.yaml': cm('next', `apps/namespaces/${ns}/Deployment/slow`),
@@ -219,9 +217,9 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
   });
 
   it('the CLI (kpt-live apply) handles SIGINT the same way, exiting 130', async () => {
-    const ns = await createNamespace(api, 'cancelcli');
+    const ns = await cluster.namespace('cancelcli');
     const base = `/namespaces/${ns}/ConfigMap/base`;
-    const files: Record<string, string> = {
+    const files: Record<string, KubeObject> = {
       'base.yaml': cm('base'),
       'slow.yaml': slowDeployment(base, '15s'),
     };
@@ -247,9 +245,9 @@ describe('cancellation (SIGINT, then SIGTERM 7.5 s later)', () => {
   });
 
   it('the bundled action (node dist/index.js) handles SIGINT the same way', async () => {
-    const ns = await createNamespace(api, 'cancelaction');
+    const ns = await cluster.namespace('cancelaction');
     const base = `/namespaces/${ns}/ConfigMap/base`;
-    const files: Record<string, string> = {
+    const files: Record<string, KubeObject> = {
       'base.yaml': cm('base'),
       'slow.yaml': slowDeployment(base, '15s'),
     };

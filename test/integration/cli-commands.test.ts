@@ -1,11 +1,8 @@
 import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adminClient, createNamespace } from '../support/cluster.js';
+import { type Obj, useCluster } from '../support/harness/index.js';
 import { packageIn, runCli } from './cli-helpers.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
 
 const exists = (file: string) =>
   access(file).then(
@@ -14,13 +11,14 @@ const exists = (file: string) =>
   );
 
 describe('kpt-live commands', () => {
-  const api = adminClient();
+  const cluster = useCluster({ namespace: false });
+  const { api } = cluster;
   const get = (p: string) => api.request<Obj>('GET', p);
   const rgPath = (ns: string, name: string) =>
     `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${name}`;
 
   it('init writes resourcegroup.yaml as kpt does, then apply, status and destroy work with it', async () => {
-    const ns = await createNamespace(api, 'cli-init');
+    const ns = await cluster.namespace('cli-init');
     const cwd = await packageIn('basic', ns);
     await rm(path.join(cwd, 'basic/resourcegroup.yaml'));
 
@@ -66,7 +64,7 @@ describe('kpt-live commands', () => {
   });
 
   it('preview prints text, JSON and the PR comment markdown, and changes nothing', async () => {
-    const ns = await createNamespace(api, 'cli-preview');
+    const ns = await cluster.namespace('cli-preview');
     const cwd = await packageIn('basic', ns);
     const flags = ['-n', ns];
 
@@ -119,7 +117,7 @@ describe('kpt-live commands', () => {
   });
 
   it('preview exits 1 when the server rejects an object', async () => {
-    const ns = await createNamespace(api, 'cli-reject');
+    const ns = await cluster.namespace('cli-reject');
     const cwd = await packageIn('basic', ns);
     const dep = path.join(cwd, 'basic/deployment.yaml');
     await writeFile(dep, (await readFile(dep, 'utf8')).replace('replicas: 1', 'replicas: -1'));
@@ -139,7 +137,7 @@ describe('kpt-live commands', () => {
   });
 
   it('migrate moves a hand-made ConfigMap inventory to a ResourceGroup that apply then uses', async () => {
-    const ns = await createNamespace(api, 'cli-migrate');
+    const ns = await cluster.namespace('cli-migrate');
     const cwd = await packageIn('legacy', ns);
     const id = `${ns}-legacy`;
     await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
@@ -201,7 +199,7 @@ describe('kpt-live commands', () => {
   });
 
   it('migrate moves a Kptfile inventory section into resourcegroup.yaml', async () => {
-    const ns = await createNamespace(api, 'cli-migrate-kf');
+    const ns = await cluster.namespace('cli-migrate-kf');
     const cwd = await packageIn('legacy', ns);
     const dir = path.join(cwd, 'legacy');
     await rm(path.join(dir, 'inventory-template.yaml'));

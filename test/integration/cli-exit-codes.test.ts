@@ -2,17 +2,15 @@ import { readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
+import { controlPlane, type Obj, useCluster } from '../support/harness/index.js';
 import { hasStackTrace, packageIn, runCli } from './cli-helpers.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
-
 describe('kpt-live exit codes', () => {
-  const api = adminClient();
+  const cluster = useCluster({ namespace: false });
+  const { api } = cluster;
 
   it('exits 3 and names the Deployment that never becomes ready', async () => {
-    const ns = await createNamespace(api, 'cli-exit3');
+    const ns = await cluster.namespace('cli-exit3');
     const cwd = await packageIn('never-ready', ns);
     const run = await runCli(['apply', 'never-ready', '-n', ns, '--reconcile-timeout', '60s'], { cwd });
     expect(run.code).toBe(3);
@@ -33,7 +31,7 @@ describe('kpt-live exit codes', () => {
   });
 
   it('exits 1 on an invalid package, naming file and line, with no stack trace and nothing applied', async () => {
-    const ns = await createNamespace(api, 'cli-exit1');
+    const ns = await cluster.namespace('cli-exit1');
     const cwd = await packageIn('invalid', ns);
     const run = await runCli(['apply', 'invalid', '-n', ns], { cwd });
     expect(run.code).toBe(1);
@@ -83,7 +81,7 @@ describe('kpt-live exit codes', () => {
   }, 90_000);
 
   it('--progress always draws the live view: what is pending, why, and for how long', async () => {
-    const ns = await createNamespace(api, 'cli-progress');
+    const ns = await cluster.namespace('cli-progress');
     const cwd = await packageIn('never-ready', ns);
     const run = await runCli(['apply', 'never-ready', '-n', ns, '--progress', 'always'], { cwd });
     expect(run.code).toBe(3);
@@ -100,7 +98,7 @@ describe('kpt-live exit codes', () => {
   });
 
   it('SIGINT stops the run, saves the inventory and exits 130', async () => {
-    const ns = await createNamespace(api, 'cli-sigint');
+    const ns = await cluster.namespace('cli-sigint');
     const cwd = await packageIn('never-ready', ns);
     const deployment = path.join(cwd, 'never-ready/deployment.yaml');
     await writeFile(

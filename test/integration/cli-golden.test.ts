@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adminClient, createNamespace } from '../support/cluster.js';
+import { useCluster } from '../support/harness/index.js';
 import { fixTimestamps, golden, packageIn, runCli, withoutPending } from './cli-helpers.js';
 
 /**
@@ -37,8 +37,9 @@ type Format = 'events' | 'json';
 const ext = (format: Format) => (format === 'events' ? 'events.txt' : 'jsonl');
 
 describe.each<Format>(['events', 'json'])('kpt-live --output %s matches kpt', (format) => {
+  const cluster = useCluster({ namespace: false });
   it('dry-run, create, unchanged, status, dry-run prune, prune, destroy', async () => {
-    const ns = await createNamespace(adminClient(), `cli-golden-${format}`);
+    const ns = await cluster.namespace(`cli-golden-${format}`);
     const cwd = await packageIn('basic', ns);
     const flags = ['-n', ns, '--output', format, '--reconcile-timeout', '90s'];
     const normal = (out: string) => (format === 'json' ? fixTimestamps(out) : out);

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { adminClient, createNamespace } from '../support/cluster.js';
 import { git as gitIn } from '../support/git-repo.js';
+import { useCluster } from '../support/harness/index.js';
 import { packageIn, runCli } from './cli-helpers.js';
 
 describe('kpt-live history', () => {
+  const cluster = useCluster({ namespace: false });
+
   it('lists one record per apply and destroy, newest first, and --history-limit bounds them', async () => {
-    const ns = await createNamespace(adminClient(), 'clihist');
+    const ns = await cluster.namespace('clihist');
     const work = await packageIn('basic', ns);
     for (let i = 0; i < 3; i++) {
       const applied = await runCli(['apply', 'basic', '-n', ns, '--history-limit', '2'], { cwd: work });
@@ -31,8 +33,8 @@ describe('kpt-live history', () => {
   });
 
   it('destroy deletes the package deploy records with its inventory: nothing of ours is left', async () => {
-    const api = adminClient();
-    const ns = await createNamespace(api, 'clihistd');
+    const { api } = cluster;
+    const ns = await cluster.namespace('clihistd');
     const work = await packageIn('basic', ns);
     for (let i = 0; i < 2; i++)
       expect((await runCli(['apply', 'basic', '-n', ns], { cwd: work })).code).toBe(0);
@@ -52,7 +54,7 @@ describe('kpt-live history', () => {
   });
 
   it("records the checkout's HEAD commit and refuses to apply an older one (looked up while the run starts)", async () => {
-    const ns = await createNamespace(adminClient(), 'clistale');
+    const ns = await cluster.namespace('clistale');
     const work = await packageIn('basic', ns);
     const git = (...args: string[]) => gitIn(work, ...args);
     git('init', '-q');

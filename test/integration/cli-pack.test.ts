@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
+import { controlPlane, useCluster } from '../support/harness/index.js';
 import { RUNTIMES } from '../support/node24.js';
 import { packageIn, repoRoot } from './cli-helpers.js';
 
@@ -12,6 +12,7 @@ import { packageIn, repoRoot } from './cli-helpers.js';
  * installed into an empty folder with npm, run through its `kpt-live` bin under Node 20 and Node 24.
  */
 describe('the CLI installed from npm pack', () => {
+  const cluster = useCluster({ namespace: false });
   let work: string;
   let installed: string;
   const version = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')).version;
@@ -63,7 +64,7 @@ describe('the CLI installed from npm pack', () => {
     expect(v.status, v.stderr).toBe(0);
     expect(v.stdout.trim()).toBe(version);
 
-    const ns = await createNamespace(adminClient(), 'pack');
+    const ns = await cluster.namespace('pack');
     const dir = await packageIn('basic', ns);
     const r = spawnSync(node, [script, 'preview', 'basic', '-n', ns, '--output', 'json'], {
       cwd: dir,

@@ -2,11 +2,15 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { adminClient, createNamespace } from '../support/cluster.js';
+import {
+  adminClient,
+  configMap,
+  deployment,
+  type Obj,
+  useCluster,
+  yamlOf,
+} from '../support/harness/index.js';
 import { runCli } from './cli-helpers.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
 
 const api = adminClient();
 
@@ -32,31 +36,12 @@ async function packages(ns: string, prefix: string, delay: string): Promise<stri
     );
     await writeFile(
       path.join(dir, 'configmap.yaml'),
-      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${name}\n  namespace: ${ns}\ndata:\n  n: "${i}"\n`,
+      yamlOf(configMap(`cm-${name}`, { n: `${i}` }, { namespace: ns })),
     );
     if (i === 1) {
-      await writeFile(
-        path.join(dir, 'deployment.yaml'),
-        `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: slow-${name}
-  namespace: ${ns}
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: slow-${name}}
-  template:
-    metadata:
-      labels: {app: slow-${name}}
-      annotations:
-        sim.kpt-live-action.dev/delay: "${delay}"
-    spec:
-      containers:
-        - name: web
-          image: example/web:1
-`,
-      );
+      const podAnnotations = { 'sim.kpt-live-action.dev/delay': delay };
+      const slow = deployment(`slow-${name}`, { namespace: ns, image: 'example/web:1', podAnnotations });
+      await writeFile(path.join(dir, 'deployment.yaml'), yamlOf(slow));
     }
   }
   return work;
@@ -73,8 +58,10 @@ async function secondsBetweenPackages(ns: string, prefix: string): Promise<numbe
 }
 
 describe('kpt-live --package-concurrency', () => {
+  const cluster = useCluster({ namespace: false });
+
   it('applies several DIRs at once, prints each package whole in the DIRs order; by default one after another', async () => {
-    const ns = await createNamespace(api, 'cli-cc');
+    const ns = await cluster.namespace('cli-cc');
     const delay = '8s';
 
     const parallel = await packages(ns, 'par', delay);

@@ -2,38 +2,39 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, controlPlane, createNamespace, eventually } from '../support/cluster.js';
 import { actionEnv, distIndex, runNode } from '../support/front-ends.js';
+import { configMap, controlPlane, eventually, inlinePackage, useCluster } from '../support/harness/index.js';
 import { apiServerCaFile, execUser, kubeconfigYaml, pluginCounter } from '../support/kubeconfigs.js';
-import { inlinePackage } from '../support/packages.js';
 import { type Squid, startSquid } from '../support/squid.js';
 
 /**
- * The bundled action (`node dist/index.js`, as a runner starts it) on the connections of issue 17: behind
- * a proxy given as the runner's HTTPS_PROXY, with an exec credential plugin, and with no kubeconfig at all.
- * Build dist/ first (`npm run package`).
+ * The bundled action (`node dist/index.js`, as a runner starts it) on the connections that need more than a
+ * kubeconfig with a token: behind a proxy given as the runner's HTTPS_PROXY, with an exec credential
+ * plugin, and with no kubeconfig at all. Build dist/ first (`npm run package`).
  */
 const ProxiedHost = 'kpt-live-proxied.test';
-const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: b\n`;
+const cm = (name: string) => configMap(name, { a: 'b' });
 
 describe('the bundled action connecting to the cluster', () => {
   const cp = controlPlane();
+  const cluster = useCluster({ namespace: 'action-connect' });
   let squid: Squid;
-  let ns: string;
 
   beforeAll(async () => {
     squid = await startSquid({ [ProxiedHost]: '127.0.0.1' });
-    ns = await createNamespace(adminClient(), 'action-connect');
   });
   afterAll(async () => {
     await squid?.stop();
   });
 
   const runAction = (kubeconfig: string, name: string, env: NodeJS.ProcessEnv = {}) => {
-    const pkg = inlinePackage(ns, { 'a.yaml': cm(name) });
+    const pkg = inlinePackage(cluster.ns, { 'a.yaml': cm(name) });
     return runNode([distIndex], {
       cwd: pkg.repo,
-      env: { ...actionEnv({ workspace: pkg.repo, packages: pkg.rel, kubeconfig, namespace: ns }), ...env },
+      env: {
+        ...actionEnv({ workspace: pkg.repo, packages: pkg.rel, kubeconfig, namespace: cluster.ns }),
+        ...env,
+      },
     });
   };
 

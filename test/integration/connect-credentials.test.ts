@@ -5,8 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRestClient } from '../../scripts/control-plane/rest.js';
 import { type Connection, connect } from '../../src/kube/connect.js';
 import { auditOffset, flushAudit } from '../support/audit-log.js';
-import { adminClient, controlPlane, createNamespace, eventually, uniqueName } from '../support/cluster.js';
 import { cliEntry, runNode, tsxLoader } from '../support/front-ends.js';
+import {
+  configMap,
+  controlPlane,
+  eventually,
+  inlinePackage,
+  uniqueName,
+  useCluster,
+} from '../support/harness/index.js';
 import {
   apiServerCaFile,
   execUser,
@@ -14,7 +21,6 @@ import {
   pluginCounter,
   tempFile,
 } from '../support/kubeconfigs.js';
-import { inlinePackage } from '../support/packages.js';
 import { runPkg } from '../support/run.js';
 import { itSince } from '../support/server-version.js';
 
@@ -23,25 +29,31 @@ import { itSince } from '../support/server-version.js';
  * and how polite a run is), token files the kubelet rotates, impersonation, the in-cluster service account,
  * and the plain errors a user gets when any of it is wrong.
  */
-const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: b\n`;
+const cm = (name: string) => configMap(name, { a: 'b' });
 
 describe('connection credentials', () => {
   const cp = controlPlane();
-  const api = adminClient();
-  let ns: string;
-  const cluster = { server: cp.server, caFile: apiServerCaFile(cp.kubeconfigPath) };
+  const cluster = useCluster({ namespace: 'creds' });
+  const { api } = cluster;
+  const endpoint = { server: cp.server, caFile: apiServerCaFile(cp.kubeconfigPath) };
   const opened: Connection[] = [];
   const open = async (kubeconfigContent: string, env: NodeJS.ProcessEnv = {}) => {
     const conn = await connect({ kubeconfigContent, env });
     opened.push(conn);
     return conn;
   };
-  const cmRef = (name: string) => ({ apiVersion: 'v1', group: '', kind: 'ConfigMap', namespace: ns, name });
+  const cmRef = (name: string) => ({
+    apiVersion: 'v1',
+    group: '',
+    kind: 'ConfigMap',
+    namespace: cluster.ns,
+    name,
+  });
 
   const tokenFor = async (sa: string) => {
     const res = await api.request<{ status: { token: string } }>(
       'POST',
-      `/api/v1/namespaces/${ns}/serviceaccounts/${sa}/token`,
+      `/api/v1/namespaces/${cluster.ns}/serviceaccounts/${sa}/token`,
       { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec: { expirationSeconds: 3600 } },
     );
     expect(res.status).toBe(201);
@@ -50,7 +62,7 @@ describe('connection credentials', () => {
   const serviceAccount = async (name: string) => {
     expect(
       (
-        await api.request('POST', `/api/v1/namespaces/${ns}/serviceaccounts`, {
+        await api.request('POST', `/api/v1/namespaces/${cluster.ns}/serviceaccounts`, {
           apiVersion: 'v1',
           kind: 'ServiceAccount',
           metadata: { name },
@@ -62,9 +74,9 @@ describe('connection credentials', () => {
         await api.request('POST', '/apis/rbac.authorization.k8s.io/v1/clusterrolebindings', {
           apiVersion: 'rbac.authorization.k8s.io/v1',
           kind: 'ClusterRoleBinding',
-          metadata: { name: `${ns}-${name}` },
+          metadata: { name: `${cluster.ns}-${name}` },
           roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
-          subjects: [{ kind: 'ServiceAccount', name, namespace: ns }],
+          subjects: [{ kind: 'ServiceAccount', name, namespace: cluster.ns }],
         })
       ).status,
     ).toBe(201);
@@ -72,20 +84,21 @@ describe('connection credentials', () => {
     // the RBAC authorizer learns of the binding from a watch: wait until it lets the token read
     const client = createRestClient(cp.server, token);
     await eventually(async () =>
-      (await client.request('GET', `/api/v1/namespaces/${ns}/configmaps`)).status === 200 ? true : undefined,
+      (await client.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps`)).status === 200
+        ? true
+        : undefined,
     );
     return token;
   };
   /** Revokes a service account's tokens (deletes it) and waits until the server refuses `token`. */
   const revoke = async (sa: string, token: string) => {
-    expect((await api.request('DELETE', `/api/v1/namespaces/${ns}/serviceaccounts/${sa}`)).status).toBe(200);
+    expect(
+      (await api.request('DELETE', `/api/v1/namespaces/${cluster.ns}/serviceaccounts/${sa}`)).status,
+    ).toBe(200);
     const client = createRestClient(cp.server, token);
     await eventually(async () => ((await client.request('GET', '/api')).status === 401 ? true : undefined));
   };
 
-  beforeAll(async () => {
-    ns = await createNamespace(api, 'creds');
-  });
   afterAll(() => {
     for (const c of opened) c.client.close();
   });
@@ -95,24 +108,24 @@ describe('connection credentials', () => {
       const counter = pluginCounter();
       const conn = await open(
         kubeconfigYaml(
-          cluster,
+          endpoint,
           execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_TOKENS: cp.adminToken, PLUGIN_EXPIRES_IN: '3600' }),
         ),
       );
-      const pkg = inlinePackage(ns, { 'a.yaml': cm('exec-a'), 'b.yaml': cm('exec-b') });
-      expect((await runPkg(conn, pkg, 'preview', {}, ns)).result.exitCode).toBe(0);
-      expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
+      const pkg = inlinePackage(cluster.ns, { 'a.yaml': cm('exec-a'), 'b.yaml': cm('exec-b') });
+      expect((await runPkg(conn, pkg, 'preview', {}, cluster.ns)).result.exitCode).toBe(0);
+      expect((await runPkg(conn, pkg, 'apply', {}, cluster.ns)).result.exitCode).toBe(0);
       expect(counter.runs()).toBe(1);
     });
 
     it('run once when the credential has no expiry (kubectl runs it again only after a 401)', async () => {
       const counter = pluginCounter();
       const conn = await open(
-        kubeconfigYaml(cluster, execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_TOKENS: cp.adminToken })),
+        kubeconfigYaml(endpoint, execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_TOKENS: cp.adminToken })),
       );
-      const pkg = inlinePackage(ns, { 'a.yaml': cm('noexp-a'), 'b.yaml': cm('noexp-b') });
-      expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
-      expect((await runPkg(conn, pkg, 'destroy', {}, ns)).result.exitCode).toBe(0);
+      const pkg = inlinePackage(cluster.ns, { 'a.yaml': cm('noexp-a'), 'b.yaml': cm('noexp-b') });
+      expect((await runPkg(conn, pkg, 'apply', {}, cluster.ns)).result.exitCode).toBe(0);
+      expect((await runPkg(conn, pkg, 'destroy', {}, cluster.ns)).result.exitCode).toBe(0);
       expect(counter.runs()).toBe(1);
     });
 
@@ -122,7 +135,7 @@ describe('connection credentials', () => {
       // takes 500 ms, long enough for every request of a burst to find the renewal still running
       const conn = await open(
         kubeconfigYaml(
-          cluster,
+          endpoint,
           execUser({
             PLUGIN_COUNTER: counter.file,
             PLUGIN_TOKENS: cp.adminToken,
@@ -149,7 +162,7 @@ describe('connection credentials', () => {
       const newToken = await serviceAccount('exec-new');
       const conn = await open(
         kubeconfigYaml(
-          cluster,
+          endpoint,
           execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_TOKENS: `${oldToken},${newToken}` }),
         ),
       );
@@ -160,8 +173,8 @@ describe('connection credentials', () => {
       const burst = await Promise.all(Array.from({ length: 32 }, () => conn.client.get(cmRef('absent'))));
       expect(burst).toEqual(Array(32).fill(undefined));
       expect(counter.runs()).toBe(2);
-      const pkg = inlinePackage(ns, { 'a.yaml': cm('after-401') });
-      expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
+      const pkg = inlinePackage(cluster.ns, { 'a.yaml': cm('after-401') });
+      expect((await runPkg(conn, pkg, 'apply', {}, cluster.ns)).result.exitCode).toBe(0);
       expect(counter.runs()).toBe(2);
     });
 
@@ -169,19 +182,19 @@ describe('connection credentials', () => {
       const counter = pluginCounter();
       const conn = await open(
         kubeconfigYaml(
-          cluster,
+          endpoint,
           execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_TOKENS: `revoked-token,${cp.adminToken}` }),
         ),
       );
-      const pkg = inlinePackage(ns, { 'a.yaml': cm('first-401') });
-      expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
+      const pkg = inlinePackage(cluster.ns, { 'a.yaml': cm('first-401') });
+      expect((await runPkg(conn, pkg, 'apply', {}, cluster.ns)).result.exitCode).toBe(0);
       expect(counter.runs()).toBe(2);
     });
 
     it('when the refreshed credential is refused too, the request fails with 401 after one refresh, no loop', async () => {
       const counter = pluginCounter();
       const conn = await open(
-        kubeconfigYaml(cluster, execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_TOKENS: 'bad-1,bad-2' })),
+        kubeconfigYaml(endpoint, execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_TOKENS: 'bad-1,bad-2' })),
       );
       await expect(conn.client.get(cmRef('absent'))).rejects.toMatchObject({ code: 401 });
       expect(counter.runs()).toBe(2);
@@ -191,10 +204,10 @@ describe('connection credentials', () => {
   describe('impersonation', () => {
     /** Applies a ConfigMap as `user` (impersonated by admin) and returns what the audit log says was impersonated. */
     const applyAs = async (impersonation: Record<string, unknown>) => {
-      const conn = await open(kubeconfigYaml(cluster, { token: cp.adminToken, ...impersonation }));
+      const conn = await open(kubeconfigYaml(endpoint, { token: cp.adminToken, ...impersonation }));
       const offset = auditOffset(cp.auditLogPath);
-      const pkg = inlinePackage(ns, { 'a.yaml': cm(uniqueName('imp')) });
-      expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
+      const pkg = inlinePackage(cluster.ns, { 'a.yaml': cm(uniqueName('imp')) });
+      expect((await runPkg(conn, pkg, 'apply', {}, cluster.ns)).result.exitCode).toBe(0);
       const events = (await flushAudit(api, cp.auditLogPath, offset)) as unknown as {
         impersonatedUser?: { username: string; uid?: string; groups?: string[] };
       }[];
@@ -205,7 +218,7 @@ describe('connection credentials', () => {
       const user = uniqueName('imp-user');
       const seen = await applyAs({ as: user, 'as-groups': ['system:masters', 'kpt-testers'] });
       expect(seen?.groups).toEqual(expect.arrayContaining(['system:masters', 'kpt-testers']));
-      const withoutGroups = await open(kubeconfigYaml(cluster, { token: cp.adminToken, as: user }));
+      const withoutGroups = await open(kubeconfigYaml(endpoint, { token: cp.adminToken, as: user }));
       await expect(withoutGroups.client.get(cmRef('absent'))).rejects.toMatchObject({ code: 403 });
     });
 
@@ -232,15 +245,15 @@ describe('connection credentials', () => {
     beforeAll(() => {
       saDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-sa-'));
       fs.copyFileSync(apiServerCaFile(cp.kubeconfigPath), path.join(saDir, 'ca.crt'));
-      fs.writeFileSync(path.join(saDir, 'namespace'), `${ns}\n`);
+      fs.writeFileSync(path.join(saDir, 'namespace'), `${cluster.ns}\n`);
     });
 
     it('is used when there is no kubeconfig at all: service host and port, mounted token, CA and namespace', async () => {
       fs.writeFileSync(path.join(saDir, 'token'), await serviceAccount('runner'));
       const conn = await open('', env());
       expect(conn.access.server).toBe(`https://127.0.0.1:${new URL(cp.server).port}`);
-      expect(conn.access.namespace).toBe(ns);
-      const pkg = inlinePackage(ns, { 'a.yaml': cm('in-cluster') });
+      expect(conn.access.namespace).toBe(cluster.ns);
+      const pkg = inlinePackage(cluster.ns, { 'a.yaml': cm('in-cluster') });
       const { result } = await runPkg(conn, pkg, 'apply', {}, conn.access.namespace);
       expect(result.exitCode).toBe(0);
     });
@@ -255,8 +268,8 @@ describe('connection credentials', () => {
       fs.writeFileSync(path.join(saDir, 'token.tmp'), newToken);
       fs.renameSync(path.join(saDir, 'token.tmp'), path.join(saDir, 'token'));
       await revoke('rotating-old', oldToken);
-      const pkg = inlinePackage(ns, { 'a.yaml': cm('after-rotation') });
-      const { result } = await runPkg(conn, pkg, 'apply', {}, ns);
+      const pkg = inlinePackage(cluster.ns, { 'a.yaml': cm('after-rotation') });
+      const { result } = await runPkg(conn, pkg, 'apply', {}, cluster.ns);
       expect(result.error).toBeUndefined();
       expect(result.exitCode).toBe(0);
     });
@@ -292,7 +305,7 @@ describe('connection credentials', () => {
       const counter = pluginCounter();
       const file = tempFile(
         'config',
-        kubeconfigYaml(cluster, execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_MODE: 'fail' })),
+        kubeconfigYaml(endpoint, execUser({ PLUGIN_COUNTER: counter.file, PLUGIN_MODE: 'fail' })),
       );
       const r = await cli(['--kubeconfig', file]);
       expectPlain(r, /exec plugin ".*exec-plugin\.mjs" failed \(exit code 2\)/);
@@ -304,11 +317,11 @@ describe('connection credentials', () => {
       await expect(connect({ kubeconfigPath: path.join(work, 'nope.yaml'), env: {} })).rejects.toThrow(
         /^kubeconfig not found: .*nope\.yaml$/,
       );
-      const file = tempFile('config', kubeconfigYaml(cluster, { token: cp.adminToken }));
+      const file = tempFile('config', kubeconfigYaml(endpoint, { token: cp.adminToken }));
       await expect(connect({ kubeconfigPath: file, context: 'staging', env: {} })).rejects.toThrow(
         'context "staging" not found in kubeconfig (known: test)',
       );
-      const missing = kubeconfigYaml(cluster, {
+      const missing = kubeconfigYaml(endpoint, {
         exec: {
           apiVersion: 'client.authentication.k8s.io/v1beta1',
           command: 'kpt-live-no-such-plugin',

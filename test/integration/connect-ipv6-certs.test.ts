@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ControlPlane, startControlPlane } from '../../scripts/control-plane/control-plane.js';
 import { type Connection, connect } from '../../src/kube/connect.js';
+import { configMap, inlinePackage } from '../support/harness/index.js';
 import {
   apiServerCaFile,
   execPluginPath,
@@ -12,7 +13,6 @@ import {
   kubeconfigYaml,
   pluginCounter,
 } from '../support/kubeconfigs.js';
-import { inlinePackage } from '../support/packages.js';
 import { type ClientCa, createClientCa } from '../support/pki.js';
 import { runPkg } from '../support/run.js';
 
@@ -21,7 +21,7 @@ import { runPkg } from '../support/run.js';
  * literal servers (in a kubeconfig and in-cluster) and client certificates, static and issued by an exec
  * plugin with a short life (Pinniped, Teleport), rotated while a run goes on.
  */
-const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: b\n`;
+const cm = (name: string) => configMap(name, { a: 'b' });
 
 describe('IPv6 servers and client certificates', () => {
   let cp: ControlPlane;

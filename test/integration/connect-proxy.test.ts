@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../../src/kube/connect.js';
-import { adminClient, controlPlane, createNamespace, eventually } from '../support/cluster.js';
+import {
+  configMap,
+  controlPlane,
+  deployment,
+  eventually,
+  inlinePackage,
+  useCluster,
+} from '../support/harness/index.js';
 import { apiServerCaFile, kubeconfigYaml } from '../support/kubeconfigs.js';
-import { inlinePackage } from '../support/packages.js';
 import { runPkg } from '../support/run.js';
 import { type Squid, startSquid } from '../support/squid.js';
 
@@ -15,33 +21,12 @@ const ProxiedHost = 'kpt-live-proxied.test';
 /** Also known to the proxy only; used where the proxy must NOT be asked. */
 const BypassedHost = 'kpt-live-bypassed.test';
 
-const configMap = `apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: settings
-data:
-  color: blue
-`;
-const deployment = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: example/web:1
-`;
+const settings = configMap('settings', { color: 'blue' });
+const web = deployment('web', { image: 'example/web:1' });
 
 describe('connecting through a proxy', () => {
+  const cluster = useCluster({ namespace: 'proxy' });
   let squid: Squid;
-  let ns: string;
   const cp = controlPlane();
   const port = new URL(cp.server).port;
   const kubeconfig = (proxyUrl?: string) =>
@@ -61,7 +46,6 @@ describe('connecting through a proxy', () => {
 
   beforeAll(async () => {
     squid = await startSquid({ [ProxiedHost]: '127.0.0.1', [BypassedHost]: '127.0.0.1' });
-    ns = await createNamespace(adminClient(), 'proxy');
   });
   afterAll(async () => {
     await squid?.stop();
@@ -71,20 +55,20 @@ describe('connecting through a proxy', () => {
   async function roundTrip(env: NodeJS.ProcessEnv, proxyUrl?: string) {
     const conn = await connect({ kubeconfigContent: kubeconfig(proxyUrl), env });
     try {
-      const pkg = inlinePackage(ns, { 'cm.yaml': configMap, 'deploy.yaml': deployment });
-      const preview = (await runPkg(conn, pkg, 'preview', {}, ns)).result;
+      const pkg = inlinePackage(cluster.ns, { 'cm.yaml': settings, 'deploy.yaml': web });
+      const preview = (await runPkg(conn, pkg, 'preview', {}, cluster.ns)).result;
       expect(preview.error).toBeUndefined();
       expect(preview.preview?.summary).toMatchObject({ create: 2 });
-      const { result, events } = await runPkg(conn, pkg, 'apply', {}, ns);
+      const { result, events } = await runPkg(conn, pkg, 'apply', {}, cluster.ns);
       expect(result.error).toBeUndefined();
       expect(result.exitCode).toBe(0);
       const waited = events.filter((e) => e.type === 'wait' && e.id.kind === 'Deployment');
       expect(waited.map((e) => e.type === 'wait' && e.status)).toContain('Successful');
       expect(result.run?.objects.find((o) => o.id.kind === 'Deployment')?.reconcile).toBe('Successful');
-      const again = (await runPkg(conn, pkg, 'preview', {}, ns)).result;
+      const again = (await runPkg(conn, pkg, 'preview', {}, cluster.ns)).result;
       expect(again.preview?.summary).toMatchObject({ create: 0, unchanged: 2 });
       // clean up through the proxy too
-      expect((await runPkg(conn, pkg, 'destroy', {}, ns)).result.exitCode).toBe(0);
+      expect((await runPkg(conn, pkg, 'destroy', {}, cluster.ns)).result.exitCode).toBe(0);
     } finally {
       conn.client.close();
     }
@@ -117,8 +101,8 @@ describe('connecting through a proxy', () => {
       env: { HTTPS_PROXY: squid.url, NO_PROXY: 'example.com,.test' },
     });
     try {
-      const pkg = inlinePackage(ns, { 'cm.yaml': configMap });
-      const { result } = await runPkg(conn, pkg, 'preview', {}, ns);
+      const pkg = inlinePackage(cluster.ns, { 'cm.yaml': settings });
+      const { result } = await runPkg(conn, pkg, 'preview', {}, cluster.ns);
       expect(result.exitCode).toBe(1);
       expect(result.error).toMatch(/ENOTFOUND|EAI_AGAIN/);
     } finally {
@@ -142,8 +126,8 @@ describe('connecting through a proxy', () => {
       { retry: { attempts: 1, baseDelayMs: 0, maxDelayMs: 0, budgetMs: 0 } },
     );
     try {
-      const pkg = inlinePackage(ns, { 'cm.yaml': configMap });
-      const { result } = await runPkg(conn, pkg, 'preview', {}, ns);
+      const pkg = inlinePackage(cluster.ns, { 'cm.yaml': settings });
+      const { result } = await runPkg(conn, pkg, 'preview', {}, cluster.ns);
       expect(result.exitCode).toBe(1);
     } finally {
       conn.client.close();

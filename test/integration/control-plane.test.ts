@@ -1,28 +1,27 @@
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createRestClient, type RestClient } from '../../scripts/control-plane/rest.js';
-import { adminClient, controlPlane, createNamespace, eventually, uniqueName } from '../support/cluster.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
+import { describe, expect, it } from 'vitest';
+import { createRestClient } from '../../scripts/control-plane/rest.js';
+import {
+  configMap,
+  controlPlane,
+  crd,
+  customResource,
+  deployment,
+  eventually,
+  type Obj,
+  role,
+  roleBinding,
+  uniqueName,
+  useCluster,
+} from '../support/harness/index.js';
 
 /** The foundation's promises: a real API server, a real controller-manager and the kubelet simulator. */
 describe('local control plane', () => {
-  let api: RestClient;
-  let ns: string;
-
-  beforeAll(async () => {
-    api = adminClient();
-    ns = await createNamespace(api, 'cp');
-  });
+  const cluster = useCluster({ namespace: 'cp' });
+  const { api } = cluster;
 
   it('creates, reads and deletes an object through the real API server', async () => {
-    const path = `/api/v1/namespaces/${ns}/configmaps`;
-    const created = await api.request<Obj>('POST', path, {
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'hello' },
-      data: { greeting: 'hi' },
-    });
+    const path = `/api/v1/namespaces/${cluster.ns}/configmaps`;
+    const created = await api.request<Obj>('POST', path, configMap('hello', { greeting: 'hi' }));
     expect(created.status).toBe(201);
     const read = await api.request<Obj>('GET', `${path}/hello`);
     expect(read.status).toBe(200);
@@ -34,7 +33,7 @@ describe('local control plane', () => {
   });
 
   it('brings a Deployment with a PVC to Available and the PVC to Bound', async () => {
-    await api.request('POST', `/api/v1/namespaces/${ns}/persistentvolumeclaims`, {
+    await api.request('POST', `/api/v1/namespaces/${cluster.ns}/persistentvolumeclaims`, {
       apiVersion: 'v1',
       kind: 'PersistentVolumeClaim',
       metadata: { name: 'data' },
@@ -42,14 +41,17 @@ describe('local control plane', () => {
     });
     const res = await api.request(
       'POST',
-      `/apis/apps/v1/namespaces/${ns}/deployments`,
-      deployment('web', {}, 'data'),
+      `/apis/apps/v1/namespaces/${cluster.ns}/deployments`,
+      withClaim('web', {}, 'data'),
     );
     expect(res.status).toBe(201);
 
     const pvc = await eventually(
       async () => {
-        const r = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/persistentvolumeclaims/data`);
+        const r = await api.request<Obj>(
+          'GET',
+          `/api/v1/namespaces/${cluster.ns}/persistentvolumeclaims/data`,
+        );
         return r.body.status?.phase === 'Bound' ? r.body : undefined;
       },
       30_000,
@@ -59,7 +61,7 @@ describe('local control plane', () => {
 
     const dep = await eventually(
       async () => {
-        const r = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${ns}/deployments/web`);
+        const r = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${cluster.ns}/deployments/web`);
         const available = (r.body.status?.conditions ?? []).find((c: Obj) => c.type === 'Available');
         return available?.status === 'True' && r.body.status.readyReplicas === 2 ? r.body : undefined;
       },
@@ -68,19 +70,21 @@ describe('local control plane', () => {
     );
     // the real controller-manager wrote this status: a ReplicaSet exists and owns the pods
     expect(dep.status.observedGeneration).toBe(dep.metadata.generation);
-    const rs = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${ns}/replicasets`);
+    const rs = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${cluster.ns}/replicasets`);
     expect(rs.body.items.length).toBe(1);
-    const pods = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/pods`);
+    const pods = await api.request<Obj>('GET', `/api/v1/namespaces/${cluster.ns}/pods`);
     expect(pods.body.items.filter((p: Obj) => p.status.phase === 'Running')).toHaveLength(2);
   });
 
   it('brings a Deployment whose pods never become ready to ProgressDeadlineExceeded', async () => {
-    const dep = deployment('stuck', { 'sim.kpt-live-action.dev/behavior': 'never-ready' });
+    const dep = withClaim('stuck', { 'sim.kpt-live-action.dev/behavior': 'never-ready' });
     dep.spec.progressDeadlineSeconds = 3;
-    expect((await api.request('POST', `/apis/apps/v1/namespaces/${ns}/deployments`, dep)).status).toBe(201);
+    expect(
+      (await api.request('POST', `/apis/apps/v1/namespaces/${cluster.ns}/deployments`, dep)).status,
+    ).toBe(201);
     const cond = await eventually(
       async () => {
-        const r = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${ns}/deployments/stuck`);
+        const r = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${cluster.ns}/deployments/stuck`);
         const progressing = (r.body.status?.conditions ?? []).find((c: Obj) => c.type === 'Progressing');
         return progressing?.reason === 'ProgressDeadlineExceeded' ? progressing : undefined;
       },
@@ -92,41 +96,22 @@ describe('local control plane', () => {
 
   it('stores a custom resource whose string field is "" (the Go 1.19 build trap)', async () => {
     const group = `${uniqueName('trap')}.example.com`;
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `widgets.${group}` },
-      spec: {
-        group,
-        scope: 'Namespaced',
-        names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: { spec: { type: 'object', properties: { group: { type: 'string' } } } },
-              },
-            },
-          },
-        ],
-      },
-    };
+    const widgets = crd({
+      group,
+      kind: 'Widget',
+      spec: { type: 'object', properties: { group: { type: 'string' } } },
+    });
     expect(
-      (await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd)).status,
+      (await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', widgets)).status,
     ).toBe(201);
-    const path = `/apis/${group}/v1/namespaces/${ns}/widgets`;
+    const path = `/apis/${group}/v1/namespaces/${cluster.ns}/widgets`;
     const created = await eventually(
       async () => {
-        const r = await api.request<Obj>('POST', path, {
-          apiVersion: `${group}/v1`,
-          kind: 'Widget',
-          metadata: { name: 'w' },
-          spec: { group: '' },
-        });
+        const r = await api.request<Obj>(
+          'POST',
+          path,
+          customResource(`${group}/v1`, 'Widget', 'w', { group: '' }),
+        );
         if (r.status === 404) return undefined; // CRD not established yet
         return r;
       },
@@ -141,21 +126,19 @@ describe('local control plane', () => {
   it('has a second user who can do nothing until a Role allows it', async () => {
     const cp = controlPlane();
     const restricted = createRestClient(cp.server, cp.restrictedToken);
-    const path = `/api/v1/namespaces/${ns}/configmaps`;
+    const path = `/api/v1/namespaces/${cluster.ns}/configmaps`;
     expect((await restricted.request('GET', path)).status).toBe(403);
-    await api.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name: 'cm-reader' },
-      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }],
-    });
-    await api.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: 'cm-reader' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'cm-reader' },
-      subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: cp.restrictedUser }],
-    });
+    const rules = [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }];
+    await api.request(
+      'POST',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${cluster.ns}/roles`,
+      role('cm-reader', rules),
+    );
+    await api.request(
+      'POST',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${cluster.ns}/rolebindings`,
+      roleBinding('cm-reader', 'cm-reader', { kind: 'User', name: cp.restrictedUser }),
+    );
     await eventually(
       async () => ((await restricted.request('GET', path)).status === 200 ? true : undefined),
       10_000,
@@ -165,27 +148,13 @@ describe('local control plane', () => {
   });
 });
 
-function deployment(name: string, podAnnotations: Record<string, string>, claim?: string): Obj {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name }, annotations: podAnnotations },
-        spec: {
-          containers: [
-            {
-              name: 'main',
-              image: 'example/app:1',
-              volumeMounts: claim ? [{ name: 'd', mountPath: '/d' }] : [],
-            },
-          ],
-          volumes: claim ? [{ name: 'd', persistentVolumeClaim: { claimName: claim } }] : [],
-        },
-      },
-    },
-  };
+/** Two replicas of a Deployment, mounting the PersistentVolumeClaim `claim` when given. */
+function withClaim(name: string, podAnnotations: Record<string, string>, claim?: string): Obj {
+  const d: Obj = deployment(name, { replicas: 2, podAnnotations });
+  if (claim) {
+    const pod = d.spec.template.spec;
+    pod.containers[0].volumeMounts = [{ name: 'd', mountPath: '/d' }];
+    pod.volumes = [{ name: 'd', persistentVolumeClaim: { claimName: claim } }];
+  }
+  return d;
 }

@@ -1,15 +1,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/kube/connect.js';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
-import { inlinePackage } from '../support/packages.js';
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/common/kube-object.js';
+import { configMap, controlPlane, inlinePackage, type Obj, useCluster } from '../support/harness/index.js';
 import { runPkg } from '../support/run.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
 const child = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../support/apply-child.ts');
 
 /** Runs the apply in a child process and SIGKILLs it once `killWhen` matches an event. */
@@ -46,16 +42,11 @@ function applyAndKill(
   });
 }
 
-const cm = (name: string, dependsOn?: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${dependsOn ? `  annotations: {config.kubernetes.io/depends-on: "${dependsOn}"}\n` : ''}data: {v: "1"}\n`;
+const cm = (name: string, dependsOn?: string) => configMap(name, { v: '1' }, { dependsOn });
 
 describe('crash safety (SIGKILL mid-run)', () => {
-  let conn: Connection;
-  const api = adminClient();
-  beforeAll(async () => {
-    conn = await productClient();
-  });
-  afterAll(() => conn.client.close());
+  const cluster = useCluster({ namespace: false, connect: true });
+  const { api } = cluster;
 
   /** Every object carrying our owning-inventory annotation is listed in the ResourceGroup. */
   async function assertInventoryCoversOwned(ns: string, inv: { name: string; id: string }) {
@@ -73,13 +64,13 @@ describe('crash safety (SIGKILL mid-run)', () => {
   }
 
   it('after a kill part-way through wave 2, a re-run leaves the cluster equal to the package and the inventory complete', async () => {
-    const ns = await createNamespace(api, 'crash');
+    const ns = await cluster.namespace('crash');
     await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'not-ours' },
     });
-    const files: Record<string, string> = { 'base.yaml': cm('base') };
+    const files: Record<string, KubeObject> = { 'base.yaml': cm('base') };
     for (let i = 0; i < 12; i++) files[`w2-${i}.yaml`] = cm(`w2-${i}`, `/namespaces/${ns}/ConfigMap/base`);
     const pkg = inlinePackage(ns, files);
 
@@ -93,7 +84,7 @@ describe('crash safety (SIGKILL mid-run)', () => {
     expect(partial.owned.length).toBeGreaterThanOrEqual(6);
     expect(partial.listed.size).toBe(13); // the union was written before the first create
 
-    const rerun = await runPkg(conn, pkg, 'apply', {}, ns);
+    const rerun = await runPkg(cluster.conn, pkg, 'apply', {}, ns);
     expect(rerun.result.exitCode).toBe(0);
     const after = await assertInventoryCoversOwned(ns, pkg.inventory);
     expect(after.owned.sort()).toEqual(['base', ...Array.from({ length: 12 }, (_, i) => `w2-${i}`)].sort());
@@ -101,23 +92,23 @@ describe('crash safety (SIGKILL mid-run)', () => {
   });
 
   it('after a kill right after the first prune DELETE, a re-run finishes the prune and deletes nothing else', async () => {
-    const ns = await createNamespace(api, 'crashprune');
+    const ns = await cluster.namespace('crashprune');
     await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
       metadata: { name: 'not-ours' },
     });
-    const files: Record<string, string> = {};
+    const files: Record<string, KubeObject> = {};
     for (let i = 0; i < 8; i++) files[`cm-${i}.yaml`] = cm(`cm-${i}`);
     const pkg = inlinePackage(ns, files);
-    expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
+    expect((await runPkg(cluster.conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
     pkg.rewrite({ 'cm-0.yaml': cm('cm-0'), 'cm-1.yaml': cm('cm-1') });
 
     const run = await applyAndKill(pkg, ns, (e) => e.type === 'prune');
     expect(run.killed).toBe(true);
     await assertInventoryCoversOwned(ns, pkg.inventory);
 
-    const rerun = await runPkg(conn, pkg, 'apply', {}, ns);
+    const rerun = await runPkg(cluster.conn, pkg, 'apply', {}, ns);
     expect(rerun.result.exitCode).toBe(0);
     const after = await assertInventoryCoversOwned(ns, pkg.inventory);
     expect(after.owned.sort()).toEqual(['cm-0', 'cm-1']);

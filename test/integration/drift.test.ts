@@ -11,14 +11,11 @@ import {
   flushAudit,
   mutatingRequests,
 } from '../support/audit-log.js';
-import { adminClient, controlPlane, createNamespace, eventually } from '../support/cluster.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
+import { controlPlane, eventually, type Obj, useCluster } from '../support/harness/index.js';
 import { impersonatingKubeconfig } from '../support/impersonation.js';
 import { runAction } from '../support/run-action.js';
 import { packageIn, runCli } from './cli-helpers.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
 
 /**
  * `kpt-live drift` and the action's drift mode against the test server. The package (test/fixtures/cli/basic:
@@ -29,11 +26,11 @@ type Obj = Record<string, any>;
  * send no write but dry-runs.
  */
 const reader = 'kpt-drift-reader';
-const api = adminClient();
+const cluster = useCluster({ namespace: 'drift' });
+const { api } = cluster;
 const audit = controlPlane().auditLogPath;
 const timeout = '3s';
 
-let ns: string;
 let readerKubeconfig: string;
 /** The same verbs without `create`: a missing object's dry-run is authorised as its creation. */
 let patchOnlyKubeconfig: string;
@@ -45,7 +42,6 @@ const identity = (user: string, verbs: string[]) =>
 beforeAll(async () => {
   readerKubeconfig = await identity(reader, ['get', 'list', 'watch', 'patch', 'create']);
   patchOnlyKubeconfig = await identity(`${reader}-patch-only`, ['get', 'list', 'watch', 'patch']);
-  ns = await createNamespace(api, 'drift');
 });
 
 /** Requests the reader sent while `body` ran: all of them, and the writes (dry-runs are not writes). */
@@ -60,7 +56,17 @@ async function readerRequests(
 
 const drift = (work: string, ...args: string[]) =>
   runCli(
-    ['drift', 'basic', '-n', ns, '--kubeconfig', readerKubeconfig, '--reconcile-timeout', timeout, ...args],
+    [
+      'drift',
+      'basic',
+      '-n',
+      cluster.ns,
+      '--kubeconfig',
+      readerKubeconfig,
+      '--reconcile-timeout',
+      timeout,
+      ...args,
+    ],
     {
       cwd: work,
     },
@@ -68,7 +74,7 @@ const drift = (work: string, ...args: string[]) =>
 
 /** The Deployment's Pods, turned Ready or not through their status subresource (the simulator set them once). */
 async function setPodsReady(ready: boolean) {
-  const pods = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dweb`);
+  const pods = await api.request<Obj>('GET', `/api/v1/namespaces/${cluster.ns}/pods?labelSelector=app%3Dweb`);
   expect(pods.body.items.length).toBeGreaterThan(0);
   for (const pod of pods.body.items) {
     const now = new Date().toISOString();
@@ -79,7 +85,7 @@ async function setPodsReady(ready: boolean) {
     });
     const res = await api.request(
       'PATCH',
-      `/api/v1/namespaces/${ns}/pods/${pod.metadata.name}/status`,
+      `/api/v1/namespaces/${cluster.ns}/pods/${pod.metadata.name}/status`,
       {
         status: {
           conditions: [
@@ -97,7 +103,7 @@ async function setPodsReady(ready: boolean) {
   }
   await eventually(
     async () => {
-      const d = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${ns}/deployments/web`);
+      const d = await api.request<Obj>('GET', `/apis/apps/v1/namespaces/${cluster.ns}/deployments/web`);
       return (d.body.status?.availableReplicas ?? 0) === (ready ? 1 : 0) ? true : undefined;
     },
     60_000,
@@ -109,15 +115,15 @@ async function setPodsReady(ready: boolean) {
 async function makeDrift() {
   const cm = await api.request(
     'PATCH',
-    `/api/v1/namespaces/${ns}/configmaps/config-map-1?fieldManager=kubectl-edit`,
+    `/api/v1/namespaces/${cluster.ns}/configmaps/config-map-1?fieldManager=kubectl-edit`,
     { data: { greeting: 'edited by hand' } },
     'application/merge-patch+json',
   );
   expect(cm.status).toBe(200);
-  expect((await api.request('DELETE', `/api/v1/namespaces/${ns}/services/web`)).status).toBe(200);
-  const rgPath = `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/inventory-basic`;
+  expect((await api.request('DELETE', `/api/v1/namespaces/${cluster.ns}/services/web`)).status).toBe(200);
+  const rgPath = `/apis/kpt.dev/v1alpha1/namespaces/${cluster.ns}/resourcegroups/inventory-basic`;
   const rg = await api.request<Obj>('GET', rgPath);
-  const created = await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
+  const created = await api.request('POST', `/api/v1/namespaces/${cluster.ns}/configmaps`, {
     apiVersion: 'v1',
     kind: 'ConfigMap',
     metadata: {
@@ -131,7 +137,7 @@ async function makeDrift() {
   expect(created.status).toBe(201);
   const resources = [
     ...rg.body.spec.resources,
-    { group: '', kind: 'ConfigMap', namespace: ns, name: 'leftover' },
+    { group: '', kind: 'ConfigMap', namespace: cluster.ns, name: 'leftover' },
   ];
   const patched = await api.request('PATCH', rgPath, { spec: { resources } }, 'application/merge-patch+json');
   expect(patched.status).toBe(200);
@@ -160,7 +166,7 @@ describe('kpt-live drift and mode: drift', () => {
         mode: 'drift',
         kubeconfig: fs.readFileSync(readerKubeconfig, 'utf8'),
         'reconcile-timeout': timeout,
-        namespace: ns,
+        namespace: cluster.ns,
         'github-token': github.writeToken,
         ...inputs,
       },
@@ -171,8 +177,10 @@ describe('kpt-live drift and mode: drift', () => {
     });
 
   it('reports exactly the four drifts (exit 4), then in sync after a re-apply (exit 0); issues follow', async () => {
-    work = await packageIn('basic', ns);
-    const applied = await runCli(['apply', 'basic', '-n', ns, '--reconcile-timeout', '90s'], { cwd: work });
+    work = await packageIn('basic', cluster.ns);
+    const applied = await runCli(['apply', 'basic', '-n', cluster.ns, '--reconcile-timeout', '90s'], {
+      cwd: work,
+    });
     expect(applied.code, applied.stderr).toBe(0);
 
     const inSync = await readerRequests(async () => {
@@ -201,11 +209,20 @@ describe('kpt-live drift and mode: drift', () => {
       ]);
       expect(byKind.status).toMatchObject({ status: 'InProgress' });
       expect(byKind.status.message).toMatch(/not Current after 3(\.0)?s: Available: 0\/1/);
-      expect(byKind.create.id).toEqual({ group: '', kind: 'Service', namespace: ns, name: 'web' });
+      expect(byKind.create.id).toEqual({ group: '', kind: 'Service', namespace: cluster.ns, name: 'web' });
 
       // without create, the dry-run of the deleted Service is refused: the check fails, naming it
       const patchOnly = await runCli(
-        ['drift', 'basic', '-n', ns, '--kubeconfig', patchOnlyKubeconfig, '--reconcile-timeout', timeout],
+        [
+          'drift',
+          'basic',
+          '-n',
+          cluster.ns,
+          '--kubeconfig',
+          patchOnlyKubeconfig,
+          '--reconcile-timeout',
+          timeout,
+        ],
         { cwd: work },
       );
       expect(patchOnly.code, patchOnly.stderr).toBe(1);
@@ -256,7 +273,7 @@ describe('kpt-live drift and mode: drift', () => {
 
     await setPodsReady(true);
     const reapplied = await runCli(
-      ['apply', 'basic', '-n', ns, '--reconcile-timeout', '90s', '--force-conflicts'],
+      ['apply', 'basic', '-n', cluster.ns, '--reconcile-timeout', '90s', '--force-conflicts'],
       { cwd: work },
     );
     expect(reapplied.code, reapplied.stderr).toBe(0);
@@ -288,7 +305,7 @@ describe('kpt-live drift and mode: drift', () => {
         waiting = resolve;
       });
       const run = runCli(
-        ['drift', 'basic', '-n', ns, '--kubeconfig', readerKubeconfig, '--reconcile-timeout', '90s'],
+        ['drift', 'basic', '-n', cluster.ns, '--kubeconfig', readerKubeconfig, '--reconcile-timeout', '90s'],
         {
           cwd: work,
           onStderr: (stderr) => {
@@ -312,7 +329,7 @@ describe('kpt-live drift and mode: drift', () => {
   }, 480_000);
 
   it('a package never applied cannot be checked: exit 1, no write', async () => {
-    const fresh = await packageIn('basic', ns, 'basic');
+    const fresh = await packageIn('basic', cluster.ns, 'basic');
     const rgFile = path.join(fresh, 'basic', 'resourcegroup.yaml');
     fs.writeFileSync(rgFile, fs.readFileSync(rgFile, 'utf8').replace('inventory-basic', 'inventory-never'));
     const { writes } = await readerRequests(async () => {

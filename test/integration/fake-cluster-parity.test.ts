@@ -1,8 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/kube/connect.js';
-import { adminClient, createNamespace } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
+import { describe, expect, it } from 'vitest';
 import { FakeCluster } from '../support/fake-cluster/index.js';
+import { useCluster } from '../support/harness/index.js';
 import { parityCases } from '../support/parity-cases.js';
 import { outcomeOf } from '../support/parity-outcome.js';
 
@@ -13,25 +11,13 @@ import { outcomeOf } from '../support/parity-outcome.js';
  * for ConfigMaps (no server defaults) the managedFields entries whole and the data. Unit tests of the
  * engine trust the fake because of this test.
  */
-
 describe('the fake cluster answers as the real API server', () => {
-  let conn: Connection;
-  const api = adminClient();
-  const namespaces: string[] = [];
-
-  beforeAll(async () => {
-    conn = await productClient();
-  });
-  afterAll(async () => {
-    for (const ns of namespaces) await api.request('DELETE', `/api/v1/namespaces/${ns}`);
-    conn.client.close();
-  });
+  const cluster = useCluster({ namespace: false, connect: true });
 
   it.each(parityCases.map((k) => [k.name, k] as const))('%s', async (_name, kase) => {
-    const ns = await createNamespace(api, 'parity');
-    namespaces.push(ns);
-    const real = await outcomeOf(conn.client, ns, kase);
-    await kase.cleanup?.(conn.client, ns);
+    const ns = await cluster.namespace('parity');
+    const real = await outcomeOf(cluster.conn.client, ns, kase);
+    await kase.cleanup?.(cluster.conn.client, ns);
     const fake = new FakeCluster({ namespaces: [ns] });
     const simulated = await outcomeOf(fake.client(), ns, kase);
     expect(simulated).toEqual(real);

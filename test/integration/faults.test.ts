@@ -2,15 +2,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseAllDocuments } from 'yaml';
+import type { KubeObject } from '../../src/common/kube-object.js';
 import { carries } from '../../src/kube/ambiguous-write.js';
 import { type Connection, connect } from '../../src/kube/connect.js';
-import { adminClient, controlPlane } from '../support/cluster.js';
 import { AllFaults, type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
+import {
+  configMap,
+  controlPlane,
+  deployment,
+  namespace,
+  type Obj,
+  role,
+  secret,
+  service,
+  useCluster,
+  yamlOf,
+} from '../support/harness/index.js';
 import { runPkg } from '../support/run.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
 
 /**
  * Apply, prune and destroy through a proxy that fails 20% of the requests (seeded: 429 + Retry-After,
@@ -26,41 +34,19 @@ const seeds = process.env.KPT_LIVE_FAULT_SEED
 const rate = Number(process.env.KPT_LIVE_FAULT_RATE ?? 0.2);
 
 const owning = 'config.k8s.io/owning-inventory';
-const cm = (name: string, value: string, dependsOn?: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n${
-    dependsOn ? `  annotations: {config.kubernetes.io/depends-on: "${dependsOn}"}\n` : ''
-  }data: {value: "${value}"}\n`;
-const deployment = (image: string, ns: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-  annotations: {config.kubernetes.io/depends-on: /namespaces/${ns}/ConfigMap/base}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    # pods turn Ready 3 s late: the wait's watch stays open across the proxy's watch drops (0.5-3 s);
-    # the other objects are Current as applied and need no watch
-    metadata: {labels: {app: web}, annotations: {sim.kpt-live-action.dev/delay: "3s"}}
-    spec: {containers: [{name: web, image: "${image}"}]}
-`;
-const service = `apiVersion: v1
-kind: Service
-metadata: {name: web}
-spec:
-  selector: {app: web}
-  ports: [{name: http, port: 80, targetPort: 8080, protocol: TCP}]  # protocol spelled out: this also runs on Kubernetes 1.20, whose server-side apply rejects a port without it
-`;
-const secret = `apiVersion: v1
-kind: Secret
-metadata: {name: creds}
-stringData: {password: not-a-real-password}
-`;
-const role = `apiVersion: rbac.authorization.k8s.io/v1
-kind: Role
-metadata: {name: reader}
-rules: [{apiGroups: [""], resources: [configmaps], verbs: [get, list]}]
-`;
+const cm = (name: string, value: string, dependsOn?: string) => configMap(name, { value }, { dependsOn });
+const web = (image: string, ns: string) =>
+  deployment('web', {
+    image,
+    replicas: 2,
+    dependsOn: `/namespaces/${ns}/ConfigMap/base`,
+    // pods turn Ready 3 s late: the wait's watch stays open across the proxy's watch drops (0.5-3 s);
+    // the other objects are Current as applied and need no watch
+    podAnnotations: { 'sim.kpt-live-action.dev/delay': '3s' },
+  });
+const webService = service('web', { targetPort: 8080 });
+const creds = secret('creds', { password: 'not-a-real-password' });
+const reader = role('reader', [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] }]);
 
 const plural: Record<string, string> = {
   ConfigMap: 'configmaps',
@@ -77,7 +63,7 @@ const collection = (ns: string, kind: string) =>
       : `/api/v1/namespaces/${ns}/${plural[kind]}`;
 
 /** A package directory with a fixed inventory name (request paths, hence faults, depend only on the seed). */
-function writePackage(dir: string, ns: string, inv: string, files: Record<string, string>) {
+function writePackage(dir: string, ns: string, inv: string, files: Record<string, KubeObject>) {
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
@@ -88,12 +74,13 @@ function writePackage(dir: string, ns: string, inv: string, files: Record<string
     path.join(dir, 'resourcegroup.yaml'),
     `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${inv}\n  namespace: ${ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${inv}-id\n`,
   );
-  for (const [f, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, f), text);
-  return Object.values(files).flatMap((t) => parseAllDocuments(t).map((d) => d.toJS() as Obj));
+  for (const [f, obj] of Object.entries(files)) fs.writeFileSync(path.join(dir, f), yamlOf(obj));
+  return Object.values(files).map((o) => structuredClone(o) as Obj);
 }
 
 describe('faults from the API server (fault-injecting proxy)', () => {
-  const api = adminClient();
+  const cluster = useCluster({ namespace: false });
+  const { api } = cluster;
   let proxy: FaultProxy | undefined;
   let conn: Connection | undefined;
   afterAll(async () => {
@@ -112,21 +99,8 @@ describe('faults from the API server (fault-injecting proxy)', () => {
     it(`apply, prune and destroy end in the right state with ${rate * 100}% of requests failing (seed ${seed})`, async () => {
       const ns = `faults-s${seed}`;
       const inv = `faults-s${seed}`;
-      expect(
-        (
-          await api.request('POST', '/api/v1/namespaces', {
-            apiVersion: 'v1',
-            kind: 'Namespace',
-            metadata: { name: ns },
-          })
-        ).status,
-      ).toBe(201);
-      await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, {
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: 'not-ours' },
-        data: { keep: 'me' },
-      });
+      expect((await api.request('POST', '/api/v1/namespaces', namespace(ns))).status).toBe(201);
+      await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, configMap('not-ours', { keep: 'me' }));
       proxy = await startFaultProxy({
         target: controlPlane().server,
         seed,
@@ -141,17 +115,20 @@ describe('faults from the API server (fault-injecting proxy)', () => {
       const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'kpt-live-faults-'));
       const dir = path.join(repo, 'pkg');
       const base = `/namespaces/${ns}/ConfigMap/base`;
-      const files: Record<string, string> = {
+      const files: Record<string, KubeObject> = {
         'base.yaml': cm('base', 'v1'),
-        'web.yaml': deployment('example/web:1', ns),
-        'service.yaml': service,
-        'secret.yaml': secret,
-        'role.yaml': role,
+        'web.yaml': web('example/web:1', ns),
+        'service.yaml': webService,
+        'secret.yaml': creds,
+        'role.yaml': reader,
       };
       for (let i = 0; i < 8; i++) files[`cm-${i}.yaml`] = cm(`cm-${i}`, `v1-${i}`, i % 2 ? base : undefined);
       // leaves the package with on-remove: keep: abandoned (a JSON patch removes our annotation), never deleted
-      files['kept.yaml'] =
-        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: kept\n  annotations: {cli-utils.sigs.k8s.io/on-remove: keep}\ndata: {v: "1"}\n';
+      files['kept.yaml'] = configMap(
+        'kept',
+        { v: '1' },
+        { annotations: { 'cli-utils.sigs.k8s.io/on-remove': 'keep' } },
+      );
       const timings: Record<string, number> = {};
       const deletes = () =>
         proxy!.records.filter((r) => r.method === 'DELETE' && r.forwarded).map((r) => r.path.split('?')[0]);
@@ -183,7 +160,7 @@ describe('faults from the API server (fault-injecting proxy)', () => {
       delete files['secret.yaml'];
       delete files['kept.yaml'];
       files['cm-0.yaml'] = cm('cm-0', 'v2-0');
-      files['web.yaml'] = deployment('example/web:2', ns);
+      files['web.yaml'] = web('example/web:2', ns);
       const kept = writePackage(dir, ns, inv, files);
       const pruneDeletes = await step('prune', 'apply', kept);
       const pruned = [

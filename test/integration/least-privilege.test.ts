@@ -1,53 +1,51 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RestClient } from '../../scripts/control-plane/rest.js';
 import { ensureResourceGroupCrd } from '../../src/inventory/install-crd.js';
 import type { Connection } from '../../src/kube/connect.js';
-import { adminClient, controlPlane, createNamespace, eventually } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
-import { inlinePackage } from '../support/packages.js';
+import {
+  configMap,
+  controlPlane,
+  deployment,
+  eventually,
+  inlinePackage,
+  type Obj,
+  type PolicyRule,
+  productClient,
+  role,
+  roleBinding,
+  useCluster,
+} from '../support/harness/index.js';
 import { actions, runPkg } from '../support/run.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
-
 /** A namespace-scoped identity: a Role in one namespace, nothing cluster-wide (no CRD create, no cluster list/watch). */
-async function grantRole(api: ReturnType<typeof adminClient>, ns: string, extraRules: Obj[] = []) {
+async function grantRole(api: RestClient, ns: string, extraRules: Obj[] = []) {
   const all = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
-  await api.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'Role',
-    metadata: { name: 'deployer' },
-    rules: [
-      { apiGroups: ['apps'], resources: ['deployments'], verbs: all },
-      { apiGroups: ['kpt.dev'], resources: ['resourcegroups', 'resourcegroups/status'], verbs: all },
-      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: all },
-      ...extraRules,
-    ],
-  });
-  await api.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-    apiVersion: 'rbac.authorization.k8s.io/v1',
-    kind: 'RoleBinding',
-    metadata: { name: 'deployer' },
-    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'deployer' },
-    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: controlPlane().restrictedUser }],
-  });
+  const rules = [
+    { apiGroups: ['apps'], resources: ['deployments'], verbs: all },
+    { apiGroups: ['kpt.dev'], resources: ['resourcegroups', 'resourcegroups/status'], verbs: all },
+    { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: all },
+    ...(extraRules as PolicyRule[]),
+  ];
+  await api.request(
+    'POST',
+    `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`,
+    role('deployer', rules),
+  );
+  await api.request(
+    'POST',
+    `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
+    roleBinding('deployer', 'deployer', { kind: 'User', name: controlPlane().restrictedUser }),
+  );
 }
 
-const deployment = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: example/web:1}]}
-`;
-const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {v: "1"}\n`;
+const webDeployment = deployment('web', { replicas: 2, image: 'example/web:1' });
+const cm = (name: string) => configMap(name, { v: '1' });
 
 describe('a namespace-scoped user (Role only)', () => {
+  const cluster = useCluster({ namespace: false });
+  const { api } = cluster;
   let admin: Connection;
   let restricted: Connection;
-  const api = adminClient();
   beforeAll(async () => {
     admin = await productClient();
     restricted = await productClient(controlPlane().restrictedKubeconfigPath);
@@ -59,7 +57,7 @@ describe('a namespace-scoped user (Role only)', () => {
   });
 
   it('can apply, wait for, and prune a namespaced package', async () => {
-    const ns = await createNamespace(api, 'rbac');
+    const ns = await cluster.namespace('rbac');
     await grantRole(api, ns, [
       {
         apiGroups: [''],
@@ -67,7 +65,7 @@ describe('a namespace-scoped user (Role only)', () => {
         verbs: ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'],
       },
     ]);
-    const pkg = inlinePackage(ns, { 'web.yaml': deployment, 'a.yaml': cm('a'), 'b.yaml': cm('b') });
+    const pkg = inlinePackage(ns, { 'web.yaml': webDeployment, 'a.yaml': cm('a'), 'b.yaml': cm('b') });
     await eventually(async () =>
       (await api.request('GET', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles/deployer`))
         .status === 200
@@ -81,14 +79,14 @@ describe('a namespace-scoped user (Role only)', () => {
     expect(web.reconcile).toBe('Successful');
     expect(web.message).toBe('Deployment is available. Replicas: 2');
 
-    pkg.rewrite({ 'web.yaml': deployment, 'a.yaml': cm('a') });
+    pkg.rewrite({ 'web.yaml': webDeployment, 'a.yaml': cm('a') });
     const second = await runPkg(restricted, pkg, 'apply', {}, ns);
     expect(second.result.exitCode).toBe(0);
     expect(actions(second.events)).toContain('prune ConfigMap/b Successful');
   });
 
   it('keeps the inventory with what remains when a delete fails during destroy', async () => {
-    const ns = await createNamespace(api, 'rbacdestroy');
+    const ns = await cluster.namespace('rbacdestroy');
     // may delete only ConfigMap "deletable": deleting "protected" is forbidden
     await grantRole(api, ns, [
       {

@@ -2,9 +2,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
 import { createOriginAndClone, git } from '../support/git-repo.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
+import { configMap, controlPlane, uniqueName, useCluster, yamlOf } from '../support/harness/index.js';
 import { runAction } from '../support/run-action.js';
 
 const ZERO = '0'.repeat(40);
@@ -16,8 +16,8 @@ const RUN_LINK = 'https://github.example/acme/platform/actions/runs/4242';
  * result back on the merged PR, and the reviewed plan compared with the applied one (`plan-drift`).
  */
 describe('the PR loop', () => {
-  const api = adminClient();
-  let ns: string;
+  const cluster = useCluster({ namespace: 'prloop' });
+  const { api } = cluster;
   let gh: GitHubServer;
   let repo: ReturnType<typeof createOriginAndClone>;
   let kubeconfig: string;
@@ -27,13 +27,12 @@ describe('the PR loop', () => {
   const kptfile = (name: string) => `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n`;
   const rg = (name: string) =>
     `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${name}\n  namespace: NS\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${name}-id\n`;
-  const cm = (name: string, color: string) =>
-    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  color: ${color}\n`;
+  const cm = (name: string, color: string) => yamlOf(configMap(name, { color }));
   const inputs = (extra: Record<string, string> = {}) => ({
     kubeconfig,
     'github-token': gh.writeToken,
     'reconcile-timeout': '60s',
-    namespace: ns,
+    namespace: cluster.ns,
     ...extra,
   });
   const push = (before: string, after: string, extra: Record<string, string> = {}) =>
@@ -89,21 +88,20 @@ describe('the PR loop', () => {
   const comments = (n: number) => gh.state.comments.get(n) ?? [];
   const color = async (name: string) =>
     (
-      (await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`)).body as {
+      (await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/${name}`)).body as {
         data: { color: string };
       }
     ).data.color;
 
   beforeAll(async () => {
-    ns = await createNamespace(api, 'prloop');
     kubeconfig = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
     repo = createOriginAndClone();
     shas.initial = repo.commit({
       'deploy/app/Kptfile': kptfile('app'),
-      'deploy/app/resourcegroup.yaml': rg(uniqueName('app')).replace('NS', ns),
+      'deploy/app/resourcegroup.yaml': rg(uniqueName('app')).replace('NS', cluster.ns),
       'deploy/app/config.yaml': cm('app-config', 'blue'),
       'deploy/other/Kptfile': kptfile('other'),
-      'deploy/other/resourcegroup.yaml': rg(uniqueName('other')).replace('NS', ns),
+      'deploy/other/resourcegroup.yaml': rg(uniqueName('other')).replace('NS', cluster.ns),
       'deploy/other/config.yaml': cm('other-config', 'blue'),
     });
     gh = await startGitHubServer({ owner: 'acme', repo: 'platform', gitDir: repo.origin });
@@ -219,16 +217,17 @@ describe('the PR loop', () => {
     expect((await pr(15, 'drift')).code).toBe(0);
     // after the review, another run (say a hotfix applied from a laptop) sets another value with the same
     // field manager, so the apply itself meets no conflict: only the plan differs from the reviewed one
-    const live = (await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/app-config`)).body as {
+    const live = (await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/app-config`))
+      .body as {
       metadata: { annotations: Record<string, string> };
     };
     const patched = await api.request(
       'PATCH',
-      `/api/v1/namespaces/${ns}/configmaps/app-config?fieldManager=kpt-live-action&force=true`,
+      `/api/v1/namespaces/${cluster.ns}/configmaps/app-config?fieldManager=kpt-live-action&force=true`,
       {
         apiVersion: 'v1',
         kind: 'ConfigMap',
-        metadata: { name: 'app-config', namespace: ns, annotations: live.metadata.annotations },
+        metadata: { name: 'app-config', namespace: cluster.ns, annotations: live.metadata.annotations },
         data: { color: 'orange' },
       },
       'application/apply-patch+yaml',

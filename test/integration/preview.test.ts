@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Connection } from '../../src/kube/connect.js';
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../src/common/kube-object.js';
 import { collectSecretValues } from '../../src/preview/redact.js';
 import type { PreviewAction } from '../../src/preview/types.js';
 import { renderEventsJson } from '../../src/report/events-json.js';
@@ -7,47 +7,42 @@ import { renderEventsText } from '../../src/report/events-text.js';
 import { renderApplyJobSummary, renderPreviewJobSummary } from '../../src/report/job-summary.js';
 import { renderPreviewMarkdown } from '../../src/report/preview-markdown.js';
 import { renderPreviewText } from '../../src/report/preview-text.js';
-import { adminClient, createNamespace, uniqueName } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
-import { inlinePackage, packageCopy } from '../support/packages.js';
+import {
+  configMap,
+  crd,
+  customResource,
+  deployment,
+  inlinePackage,
+  namespace,
+  packageCopy,
+  secret,
+  uniqueName,
+  useCluster,
+} from '../support/harness/index.js';
 import { runPkg } from '../support/run.js';
 
-const cm = (name: string, data = 'color: blue') =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  ${data}\n`;
-const deployment = (replicas: number) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: web
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: web
-        image: example/web:1
-`;
+const cm = (name: string, namespace?: string) => configMap(name, { color: 'blue' }, { namespace });
+const webDeployment = (replicas: number) => deployment('web', { replicas, image: 'example/web:1' });
+// the Service spells out `protocol`: this test also runs on Kubernetes 1.20, whose server-side apply
+// rejects a port without it (current servers default it; the engine does not invent fields)
+const service1: KubeObject = {
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name: 'service-1' },
+  spec: { ports: [{ port: 80, protocol: 'TCP' }] },
+};
 
 describe('preview', () => {
-  let conn: Connection;
-  const api = adminClient();
-  let ns: string;
-  beforeAll(async () => {
-    conn = await productClient();
-    ns = await createNamespace(api, 'preview');
-  });
-  afterAll(() => conn.client.close());
+  const cluster = useCluster({ namespace: 'preview', connect: true });
+  const { api } = cluster;
 
   const byAction = (objects: { action: PreviewAction; id: { kind: string; name: string } }[]) =>
     objects.map((o) => `${o.action} ${o.id.kind}/${o.id.name}`).sort();
 
   it('shows 6 creates for the first preview of wordpress, and changes nothing', async () => {
-    const wpNs = await createNamespace(api, 'wpprev');
+    const wpNs = await cluster.namespace('wpprev');
     const pkg = packageCopy('packages/wordpress', wpNs);
-    const { result } = await runPkg(conn, pkg, 'preview', {}, wpNs);
+    const { result } = await runPkg(cluster.conn, pkg, 'preview', {}, wpNs);
     expect(result.error).toBeUndefined();
     expect(result.preview!.summary).toMatchObject({
       create: 6,
@@ -60,10 +55,10 @@ describe('preview', () => {
   });
 
   it('after an apply, one changed field is one configure whose only +/- lines are that field', async () => {
-    const pkg = inlinePackage(ns, { 'web.yaml': deployment(1), 'cm.yaml': cm('settings') });
-    expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
-    pkg.rewrite({ 'web.yaml': deployment(3), 'cm.yaml': cm('settings') });
-    const { result } = await runPkg(conn, pkg, 'preview', {}, ns);
+    const pkg = inlinePackage(cluster.ns, { 'web.yaml': webDeployment(1), 'cm.yaml': cm('settings') });
+    expect((await runPkg(cluster.conn, pkg, 'apply', {}, cluster.ns)).result.exitCode).toBe(0);
+    pkg.rewrite({ 'web.yaml': webDeployment(3), 'cm.yaml': cm('settings') });
+    const { result } = await runPkg(cluster.conn, pkg, 'preview', {}, cluster.ns);
     const doc = result.preview!;
     expect(byAction(doc.objects)).toEqual(['configure Deployment/web', 'unchanged ConfigMap/settings']);
     const web = doc.objects.find((o) => o.id.name === 'web')!;
@@ -73,25 +68,23 @@ describe('preview', () => {
   });
 
   it("previews the seeds' pruning example as one create and one prune, and apply then does exactly that", async () => {
-    // the Service spells out `protocol`: this test also runs on Kubernetes 1.20, whose server-side apply
-    // rejects a port without it (current servers default it; the engine does not invent fields)
-    const pkg = inlinePackage(ns, {
+    const pkg = inlinePackage(cluster.ns, {
       'a.yaml': cm('config-map-1'),
-      'svc.yaml': `apiVersion: v1\nkind: Service\nmetadata: {name: service-1}\nspec: {ports: [{port: 80, protocol: TCP}]}\n`,
+      'svc.yaml': service1,
     });
-    expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
+    expect((await runPkg(cluster.conn, pkg, 'apply', {}, cluster.ns)).result.exitCode).toBe(0);
     pkg.rewrite({
       'b.yaml': cm('config-map-2'),
-      'svc.yaml': `apiVersion: v1\nkind: Service\nmetadata: {name: service-1}\nspec: {ports: [{port: 80, protocol: TCP}]}\n`,
+      'svc.yaml': service1,
     });
-    const preview = (await runPkg(conn, pkg, 'preview', {}, ns)).result.preview!;
+    const preview = (await runPkg(cluster.conn, pkg, 'preview', {}, cluster.ns)).result.preview!;
     expect(byAction(preview.objects)).toEqual([
       'create ConfigMap/config-map-2',
       'prune ConfigMap/config-map-1',
       'unchanged Service/service-1',
     ]);
 
-    const applied = await runPkg(conn, pkg, 'apply', {}, ns);
+    const applied = await runPkg(cluster.conn, pkg, 'apply', {}, cluster.ns);
     const actual = applied.events.flatMap((e) => {
       if (e.type === 'apply' && e.status === 'Successful') {
         const map = {
@@ -112,22 +105,13 @@ describe('preview', () => {
   it('previews a package that creates its own Namespace and a CRD with custom resources cleanly', async () => {
     const own = uniqueName('ownns');
     const group = `${uniqueName('pv')}.example.com`;
-    const pkg = inlinePackage(ns, {
-      'ns.yaml': `apiVersion: v1\nkind: Namespace\nmetadata: {name: ${own}}\n`,
-      'cm.yaml': cm('inside').replace('metadata:\n', `metadata:\n  namespace: ${own}\n`),
-      'crd.yaml': `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: things.${group}}
-spec:
-  group: ${group}
-  scope: Namespaced
-  names: {kind: Thing, plural: things, singular: thing, listKind: ThingList}
-  versions:
-  - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}}
-`,
-      'thing.yaml': `apiVersion: ${group}/v1\nkind: Thing\nmetadata: {name: t1}\nspec: {size: 2}\n`,
+    const pkg = inlinePackage(cluster.ns, {
+      'ns.yaml': namespace(own),
+      'cm.yaml': cm('inside', own),
+      'crd.yaml': crd({ group, kind: 'Thing' }),
+      'thing.yaml': customResource(`${group}/v1`, 'Thing', 't1', { size: 2 }),
     });
-    const { result } = await runPkg(conn, pkg, 'preview', {}, ns);
+    const { result } = await runPkg(cluster.conn, pkg, 'preview', {}, cluster.ns);
     expect(result.error).toBeUndefined();
     const doc = result.preview!;
     expect(doc.summary).toMatchObject({ create: 4, error: 0 });
@@ -139,25 +123,24 @@ spec:
     );
     expect(doc.objects.find((o) => o.id.kind === 'Namespace')!.validated).toBe(true);
     // and the apply that follows does it
-    const applied = await runPkg(conn, pkg, 'apply', {}, ns);
+    const applied = await runPkg(cluster.conn, pkg, 'apply', {}, cluster.ns);
     expect(applied.result.exitCode).toBe(0);
   });
 
   it('never shows a Secret value: markdown, text, JSON, summaries, events', async () => {
     const planted = 's3cr3t-planted-value-42';
     const b64 = Buffer.from(planted).toString('base64');
-    const secret = (value: string) =>
-      `apiVersion: v1\nkind: Secret\nmetadata: {name: db}\ntype: Opaque\nstringData:\n  password: ${value}\n`;
-    const pkg = inlinePackage(ns, { 'secret.yaml': secret('first-value-123') });
-    const first = await runPkg(conn, pkg, 'apply', {}, ns);
+    const dbSecret = (value: string) => ({ ...secret('db', { password: value }), type: 'Opaque' });
+    const pkg = inlinePackage(cluster.ns, { 'secret.yaml': dbSecret('first-value-123') });
+    const first = await runPkg(cluster.conn, pkg, 'apply', {}, cluster.ns);
     expect(first.result.exitCode).toBe(0);
-    pkg.rewrite({ 'secret.yaml': secret(planted) });
-    const { result } = await runPkg(conn, pkg, 'preview', {}, ns);
+    pkg.rewrite({ 'secret.yaml': dbSecret(planted) });
+    const { result } = await runPkg(cluster.conn, pkg, 'preview', {}, cluster.ns);
     const doc = result.preview!;
     const db = doc.objects.find((o) => o.id.name === 'db')!;
     expect(db.action).toBe('configure');
     expect(db.changes).toEqual([expect.objectContaining({ path: 'data.password', redacted: true })]);
-    const applied = await runPkg(conn, pkg, 'apply', {}, ns);
+    const applied = await runPkg(cluster.conn, pkg, 'apply', {}, cluster.ns);
     const values = collectSecretValues(applied.result.prepared!.objects.map((o) => o.object));
     const outputs = [
       renderPreviewMarkdown(doc),

@@ -2,16 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureResourceGroupCrd } from '../../src/inventory/install-crd.js';
 import type { Connection } from '../../src/kube/connect.js';
 import type { PackageRunResult } from '../../src/pipeline/run-package.js';
-import { adminClient, controlPlane, createNamespace, eventually } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
-import { inlinePackage } from '../support/packages.js';
+import {
+  configMap,
+  controlPlane,
+  eventually,
+  inlinePackage,
+  type Obj,
+  type PolicyRule,
+  productClient,
+  role,
+  roleBinding,
+  useCluster,
+} from '../support/harness/index.js';
 import { actions, runPkg } from '../support/run.js';
 
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
-
 /**
- * A namespace-scoped user (a Role in one namespace, nothing cluster-wide) in the modes the issue names
+ * A namespace-scoped user (a Role in one namespace, nothing cluster-wide) in the modes
  * that least-privilege.test.ts does not cover (preview, status; apply and prune without list/watch), and
  * what a missing permission looks like: the error must name the verb and the resource, so whoever owns the
  * Role knows which rule to add.
@@ -21,10 +27,11 @@ const base = [
   { apiGroups: ['kpt.dev'], resources: ['resourcegroups', 'resourcegroups/status'], verbs: all },
   { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: all },
 ];
-const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}}\ndata: {v: "1"}\n`;
+const cm = (name: string) => configMap(name, { v: '1' });
 
 describe('least privilege: preview, status, and errors that name the missing permission', () => {
-  const api = adminClient();
+  const cluster = useCluster({ namespace: false });
+  const { api } = cluster;
   let admin: Connection;
   let restricted: Connection;
   beforeAll(async () => {
@@ -39,22 +46,17 @@ describe('least privilege: preview, status, and errors that name the missing per
 
   /** A namespace where the restricted user holds exactly `rules`. */
   async function namespaceWithRole(prefix: string, rules: Obj[]): Promise<string> {
-    const ns = await createNamespace(api, prefix);
-    await api.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name: 'deployer' },
-      rules,
-    });
-    await api.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: 'deployer' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'deployer' },
-      subjects: [
-        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: controlPlane().restrictedUser },
-      ],
-    });
+    const ns = await cluster.namespace(prefix);
+    await api.request(
+      'POST',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`,
+      role('deployer', rules as PolicyRule[]),
+    );
+    await api.request(
+      'POST',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
+      roleBinding('deployer', 'deployer', { kind: 'User', name: controlPlane().restrictedUser }),
+    );
     // RBAC is cached in the API server: wait until the binding is effective
     await eventually(async () => {
       const review = await api.request<Obj>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {

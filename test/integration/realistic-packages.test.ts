@@ -1,17 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { beforeAll, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import type { Connection } from '../../src/kube/connect.js';
 import { type AuditEvent, auditOffset, flushAudit } from '../support/audit-log.js';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
-import { fixturesDir, packageCopy } from '../support/packages.js';
+import { controlPlane, fixturesDir, type Obj, packageCopy, useCluster } from '../support/harness/index.js';
 import { actions, runPkg } from '../support/run.js';
 import { describeSince } from '../support/server-version.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
 
 /**
  * test/fixtures/packages/platform: three operator-sized CRDs with CEL rules, their custom resources, a
@@ -52,9 +46,8 @@ const patient = { reconcileTimeoutMs: 200_000, pruneTimeoutMs: 200_000 };
 describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
   'a realistic platform package',
   () => {
-    let conn: Connection;
-    const api = adminClient();
-    let ns: string;
+    const cluster = useCluster({ namespace: 'platform', connect: true });
+    const { api } = cluster;
     let pkg: ReturnType<typeof packageCopy>;
     let crds: Obj[];
     beforeAll(async () => {
@@ -63,11 +56,8 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
         .readdirSync(crdDir)
         .sort()
         .map((f) => parse(fs.readFileSync(path.join(crdDir, f), 'utf8')) as Obj);
-      conn = await productClient();
-      ns = await createNamespace(api, 'platform');
-      pkg = packageCopy('packages/platform', ns);
+      pkg = packageCopy('packages/platform', cluster.ns);
     });
-    afterAll(() => conn.client.close());
 
     it('has CRDs that client-side apply could not write: the server refuses their last-applied annotation', async () => {
       expect(crds.map((c) => c.metadata.name).sort()).toEqual(crdNames);
@@ -99,7 +89,13 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
       async () => {
         const auditLog = controlPlane().auditLogPath;
         const offset = auditOffset(auditLog);
-        const { result, events } = await runPkg(conn, pkg, 'apply', { ...patient, waitForJobs: true }, ns);
+        const { result, events } = await runPkg(
+          cluster.conn,
+          pkg,
+          'apply',
+          { ...patient, waitForJobs: true },
+          cluster.ns,
+        );
         expect(result.error).toBeUndefined();
         expect(result.exitCode).toBe(0);
         expect(actions(events).sort()).toEqual(expected.map((o) => `apply ${o} Successful created`).sort());
@@ -116,16 +112,16 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
           expect(applied(kind)).toBeGreaterThan(lastCrd);
         const job = await api.request<Obj>(
           'GET',
-          `/apis/batch/v1/namespaces/${ns}/jobs/platform-seed-buckets`,
+          `/apis/batch/v1/namespaces/${cluster.ns}/jobs/platform-seed-buckets`,
         );
         expect(job.body.status.succeeded).toBe(2);
         // the Service's ports carry no protocol in the package: the server defaulted it
-        const svc = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/services/platform-api`);
+        const svc = await api.request<Obj>('GET', `/api/v1/namespaces/${cluster.ns}/services/platform-api`);
         expect(svc.body.spec.ports.map((p: Obj) => p.protocol)).toEqual(['TCP', 'TCP']);
         // ... and the CRD's schema default filled in the custom resource's (a list-map key)
         const stack = await api.request<Obj>(
           'GET',
-          `/apis/observability.example.com/v1/namespaces/${ns}/monitoringstacks/platform`,
+          `/apis/observability.example.com/v1/namespaces/${cluster.ns}/monitoringstacks/platform`,
         );
         expect(stack.body.spec.containers[0].ports[0].protocol).toBe('TCP');
         // the webhook was called for the MonitoringStack, could not be reached, and failed open
@@ -160,7 +156,7 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
     it(
       'previews the applied package as all unchanged',
       async () => {
-        const { result } = await runPkg(conn, pkg, 'preview', {}, ns);
+        const { result } = await runPkg(cluster.conn, pkg, 'preview', {}, cluster.ns);
         expect(result.exitCode).toBe(0);
         const preview = result.preview!;
         const changed = preview.objects
@@ -181,7 +177,7 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
     it(
       'reports every object Current in status mode',
       async () => {
-        const { result } = await runPkg(conn, pkg, 'status', { waitForJobs: true }, ns);
+        const { result } = await runPkg(cluster.conn, pkg, 'status', { waitForJobs: true }, cluster.ns);
         expect(result.exitCode).toBe(0);
         const status = result.status!;
         expect(status.map((s) => `${s.id.kind}/${s.id.name}`).sort()).toEqual(expected);
@@ -201,7 +197,7 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
             .replace('    storageClass: standard\n', '    storageClass: fast-ssd\n');
           expect(broken).not.toBe(original);
           fs.writeFileSync(file, broken);
-          const { result } = await runPkg(conn, pkg, 'preview', {}, ns);
+          const { result } = await runPkg(cluster.conn, pkg, 'preview', {}, cluster.ns);
           expect(result.exitCode).toBe(1);
           const orders = result.preview!.objects.find((o) => o.id.name === 'orders')!;
           expect(orders.action).toBe('error');
@@ -219,7 +215,7 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
     it(
       'destroys it, returning only once every object, the CRDs included, is gone',
       async () => {
-        const { result, events } = await runPkg(conn, pkg, 'destroy', patient, ns);
+        const { result, events } = await runPkg(cluster.conn, pkg, 'destroy', patient, cluster.ns);
         expect(result.error).toBeUndefined();
         expect(result.exitCode).toBe(0);
         expect(actions(events).sort()).toEqual(expected.map((o) => `delete ${o} Successful`).sort());
@@ -234,12 +230,12 @@ describeSince(25, 'CEL validation rules in CRDs (x-kubernetes-validations)')(
         for (const p of [
           '/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations/platform-monitoring-policy',
           '/apis/networking.k8s.io/v1/ingressclasses/platform-public',
-          `/apis/apps/v1/namespaces/${ns}/deployments/platform-api`,
-          `/apis/autoscaling/v2/namespaces/${ns}/horizontalpodautoscalers/platform-api`,
-          `/apis/policy/v1/namespaces/${ns}/poddisruptionbudgets/platform-api`,
-          `/apis/batch/v1/namespaces/${ns}/cronjobs/platform-nightly-report`,
-          `/apis/batch/v1/namespaces/${ns}/jobs/platform-db-migrate`,
-          `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${pkg.inventory.name}`,
+          `/apis/apps/v1/namespaces/${cluster.ns}/deployments/platform-api`,
+          `/apis/autoscaling/v2/namespaces/${cluster.ns}/horizontalpodautoscalers/platform-api`,
+          `/apis/policy/v1/namespaces/${cluster.ns}/poddisruptionbudgets/platform-api`,
+          `/apis/batch/v1/namespaces/${cluster.ns}/cronjobs/platform-nightly-report`,
+          `/apis/batch/v1/namespaces/${cluster.ns}/jobs/platform-db-migrate`,
+          `/apis/kpt.dev/v1alpha1/namespaces/${cluster.ns}/resourcegroups/${pkg.inventory.name}`,
         ])
           expect((await api.request('GET', p)).status, p).toBe(404);
       },

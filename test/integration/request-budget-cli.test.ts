@@ -3,23 +3,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuditEvent, auditOffset, flushAudit } from '../support/audit-log.js';
-import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
+import { configMap, controlPlane, uniqueName, useCluster, yamlOf } from '../support/harness/index.js';
 import { impersonatingKubeconfig } from '../support/impersonation.js';
 import { runCli } from './cli-helpers.js';
 
 /**
- * Issue 20: the whole request budget of a `kpt-live` run, not only the per-object requests: discovery, the
+ * The whole request budget of a `kpt-live` run, not only the per-object requests: discovery, the
  * ResourceGroup CRD check, the lock (Lease), the inventory, the deploy history, the objects. The CLI runs
  * as an impersonated user of its own (admin token + `as:`), so the audit log shows every request of the run
  * apart from other tests' requests, whatever their resource or namespace. The totals are pinned: a change
  * that adds a request anywhere in a run shows up here.
  */
-const api = adminClient();
+const cluster = useCluster({ namespace: 'budget-cli' });
+const { api } = cluster;
 const audit = controlPlane().auditLogPath;
 const user = uniqueName('kpt-budget');
 const objects = 20;
 
-let ns: string;
 let kubeconfig: string;
 let work: string;
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
     { nonResourceURLs: ['*'], verbs: ['*'] },
   ];
   kubeconfig = await impersonatingKubeconfig(api, user, rules);
-  ns = await createNamespace(api, 'budget-cli');
+  const ns = cluster.ns;
   // the CRD as other tests may already have left it: installed (its install is not this budget's to pin)
   const installed = await runCli(['install-resource-group'], { cwd: os.tmpdir() });
   expect(installed.code, installed.stderr).toBe(0);
@@ -46,11 +46,9 @@ beforeAll(async () => {
   );
   fs.writeFileSync(
     path.join(dir, 'configmaps.yaml'),
-    Array.from(
-      { length: objects },
-      (_, i) =>
-        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-${i}\n  namespace: ${ns}\ndata:\n  k: "${i}"\n`,
-    ).join('---\n'),
+    yamlOf(
+      ...Array.from({ length: objects }, (_, i) => configMap(`cm-${i}`, { k: `${i}` }, { namespace: ns })),
+    ),
   );
 });
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));

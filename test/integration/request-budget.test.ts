@@ -1,32 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../src/apply/events.js';
-import type { Connection } from '../../src/kube/connect.js';
 import { type AuditEvent, auditOffset, flushAudit } from '../support/audit-log.js';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
 import {
   applyObjects,
+  configMap,
+  controlPlane,
+  deployment,
   destroyObjects,
   newInventory,
-  objectsFromYaml,
-  productClient,
-} from '../support/engine.js';
+  useCluster,
+} from '../support/harness/index.js';
 
 /**
- * Issue 9's request budget, read from the API server's audit log: one request per object plus one per
- * kind and namespace; none for an object our last apply left unchanged. Objects that are Current as applied (ConfigMaps) need no GET and no watch, and a
- * DELETE the server answers with Success needs no wait.
+ * The engine's request budget, read from the API server's audit log: one request per object plus one per
+ * kind and namespace; none for an object our last apply left unchanged. Objects that are Current as
+ * applied (ConfigMaps) need no GET and no watch, and a DELETE the server answers with Success needs no wait.
  */
 describe('requests per object', () => {
-  let conn: Connection;
-  let ns: string;
-  const api = adminClient();
+  const cluster = useCluster({ namespace: 'budget', connect: true });
+  const { api } = cluster;
   const audit = controlPlane().auditLogPath;
-
-  beforeAll(async () => {
-    conn = await productClient();
-    ns = await createNamespace(api, 'budget');
-  });
-  afterAll(() => conn.client.close());
 
   /** Our requests on ConfigMaps in the test namespace during `body`, counted by verb (dry-runs apart). */
   async function configMapRequests(body: () => Promise<void>): Promise<Record<string, number>> {
@@ -36,7 +29,7 @@ describe('requests per object', () => {
     const ours = events.filter(
       (e: AuditEvent) =>
         e.userAgent?.startsWith('kpt-live-action') &&
-        e.objectRef?.namespace === ns &&
+        e.objectRef?.namespace === cluster.ns &&
         e.objectRef?.resource === 'configmaps',
     );
     const counts: Record<string, number> = {};
@@ -48,15 +41,13 @@ describe('requests per object', () => {
   }
 
   it('applies, re-applies and destroys 20 ConfigMaps with one request each', async () => {
-    const inv = newInventory(ns);
-    const yaml = Array.from(
-      { length: 20 },
-      (_, i) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: many-${i}}\ndata: {k: "${i}"}\n`,
-    ).join('---\n');
+    const inv = newInventory(cluster.ns);
+    const many = () =>
+      Array.from({ length: 20 }, (_, i) => configMap(`many-${i}`, { k: `${i}` }, { namespace: cluster.ns }));
     const events: RunEvent[] = [];
 
     const first = await configMapRequests(async () => {
-      const r = await applyObjects(conn, objectsFromYaml(yaml, ns), inv);
+      const r = await applyObjects(cluster.conn, many(), inv);
       expect(r.result.outcome, r.result.error).toBe('success');
       events.push(...r.events);
     });
@@ -71,7 +62,7 @@ describe('requests per object', () => {
     expect(waits).toHaveLength(20);
 
     const noop = await configMapRequests(async () => {
-      const r = await applyObjects(conn, objectsFromYaml(yaml, ns), inv);
+      const r = await applyObjects(cluster.conn, many(), inv);
       expect(r.result.outcome, r.result.error).toBe('success');
       expect(r.result.objects.every((o) => o.action === 'unchanged')).toBe(true);
     });
@@ -82,23 +73,23 @@ describe('requests per object', () => {
     // another writer changes one of them: that one alone is dry-run (and, forced, applied back)
     const edited = await api.request(
       'PATCH',
-      `/api/v1/namespaces/${ns}/configmaps/many-7?fieldManager=kubectl-edit`,
+      `/api/v1/namespaces/${cluster.ns}/configmaps/many-7?fieldManager=kubectl-edit`,
       { data: { k: 'edited' } },
       'application/merge-patch+json',
     );
     expect(edited.status).toBe(200);
     const drift = await configMapRequests(async () => {
-      const r = await applyObjects(conn, objectsFromYaml(yaml, ns), inv, { forceConflicts: true });
+      const r = await applyObjects(cluster.conn, many(), inv, { forceConflicts: true });
       expect(r.result.outcome, r.result.error).toBe('success');
       const changed = r.result.objects.filter((o) => o.action !== 'unchanged').map((o) => o.id.name);
       expect(changed).toEqual(['many-7']);
     });
     expect(drift).toEqual({ 'patch (dry-run)': 1, patch: 1, list: 2 });
-    const back = await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/many-7`);
+    const back = await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/many-7`);
     expect((back.body as { data: { k: string } }).data.k).toBe('7');
 
     const gone = await configMapRequests(async () => {
-      const { result: r } = await destroyObjects(conn, inv);
+      const { result: r } = await destroyObjects(cluster.conn, inv);
       expect(r.outcome, r.error).toBe('success');
       expect(r.objects.filter((o) => o.action === 'deleted' && o.reconcile === 'Successful')).toHaveLength(
         20,
@@ -107,25 +98,16 @@ describe('requests per object', () => {
     expect(gone).toEqual({ delete: 20, list: 1 });
     const left = await api.request<{ items: unknown[] }>(
       'GET',
-      `/api/v1/namespaces/${ns}/configmaps?labelSelector=`,
+      `/api/v1/namespaces/${cluster.ns}/configmaps?labelSelector=`,
     );
     expect(left.body.items.filter((i) => JSON.stringify(i).includes('many-'))).toEqual([]);
   });
 
   it('still observes what is not Current as applied (a new Deployment): a list, and a watch unless the list finds it Current', async () => {
-    const inv = newInventory(ns);
-    const yaml = `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec: {containers: [{name: web, image: example/web:1}]}
-`;
+    const inv = newInventory(cluster.ns);
+    const web = deployment('web', { namespace: cluster.ns, image: 'example/web:1' });
     const offset = auditOffset(audit);
-    const r = await applyObjects(conn, objectsFromYaml(yaml, ns), inv);
+    const r = await applyObjects(cluster.conn, [web], inv);
     expect(r.result.outcome, r.result.error).toBe('success');
     const events = await flushAudit(api, audit, offset);
     // observed after the apply: listed, and watched unless the list already found it Current (a fast
@@ -135,7 +117,7 @@ spec:
         e.userAgent?.startsWith('kpt-live-action') &&
         (e.verb === 'watch' || e.verb === 'list') &&
         e.objectRef?.resource === 'deployments' &&
-        e.objectRef?.namespace === ns,
+        e.objectRef?.namespace === cluster.ns,
     );
     expect(watches.length).toBeGreaterThan(0);
     expect(r.result.objects[0]?.reconcile).toBe('Successful');

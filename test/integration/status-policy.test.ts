@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserAgent } from '../../src/kube/http-client.js';
 import { auditOffset, flushAudit } from '../support/audit-log.js';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
-import { inlinePackage } from '../support/packages.js';
+import { configMap, controlPlane, inlinePackage, type Obj, useCluster } from '../support/harness/index.js';
 import { runCli } from './cli-helpers.js';
 
 /**
@@ -12,18 +11,16 @@ import { runCli } from './cli-helpers.js';
  * belong to a controller (Config Sync's resource-group controller computes it), which a run must not
  * overwrite. The spec (what the inventory owns) is written the same way under both.
  */
-const api = adminClient();
+const cluster = useCluster({ namespace: 'status-policy' });
+const { api } = cluster;
 const audit = controlPlane().auditLogPath;
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
 
-let ns: string;
 let pkg: ReturnType<typeof inlinePackage>;
 
-const cm = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  k: v\n`;
-const objects = (names: string[]) => ({ 'objects.yaml': names.map(cm).join('---\n') });
+const cm = (name: string) => configMap(name, { k: 'v' });
+const objects = (names: string[]) => ({ 'objects.yaml': names.map(cm) });
 
-const rgPath = () => `/apis/kpt.dev/v1alpha1/namespaces/${ns}/resourcegroups/${pkg.inventory.name}`;
+const rgPath = () => `/apis/kpt.dev/v1alpha1/namespaces/${cluster.ns}/resourcegroups/${pkg.inventory.name}`;
 const readRg = async () => (await api.request<Obj>('GET', rgPath())).body;
 
 /**
@@ -33,7 +30,7 @@ const readRg = async () => (await api.request<Obj>('GET', rgPath())).body;
  */
 async function apply(args: string[]): Promise<number> {
   const offset = auditOffset(audit);
-  const r = await runCli(['apply', 'pkg', '-n', ns, ...args], { cwd: pkg.repo });
+  const r = await runCli(['apply', 'pkg', '-n', cluster.ns, ...args], { cwd: pkg.repo });
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
   const events = await flushAudit(api, audit, offset);
   return events.filter(
@@ -41,14 +38,13 @@ async function apply(args: string[]): Promise<number> {
       e.userAgent?.startsWith(UserAgent) &&
       e.verb === 'update' &&
       e.objectRef?.resource === 'resourcegroups' &&
-      e.objectRef.namespace === ns &&
+      e.objectRef.namespace === cluster.ns &&
       e.requestURI.split('?')[0].endsWith('/status'),
   ).length;
 }
 
 beforeAll(async () => {
-  ns = await createNamespace(api, 'status-policy');
-  pkg = inlinePackage(ns, objects(['a', 'b']));
+  pkg = inlinePackage(cluster.ns, objects(['a', 'b']));
   const installed = await runCli(['install-resource-group'], { cwd: pkg.repo });
   expect(installed.code, installed.stderr).toBe(0);
 });
@@ -67,7 +63,7 @@ describe('status-policy', () => {
       resourceStatuses: ['a', 'b'].map((name) => ({
         group: '',
         kind: 'ConfigMap',
-        namespace: ns,
+        namespace: cluster.ns,
         name,
         status: 'Current',
       })),
@@ -85,7 +81,9 @@ describe('status-policy', () => {
     expect(second.spec.resources.map((r: Obj) => r.name).sort()).toEqual(['a', 'b', 'c']);
     expect(second.status).toEqual(theirs);
     for (const name of ['a', 'b', 'c'])
-      expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`)).status).toBe(200);
+      expect((await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/${name}`)).status).toBe(
+        200,
+      );
 
     // the default (all) writes kpt's status over it, once, for every object
     expect(await apply([])).toBe(1);
@@ -99,7 +97,7 @@ describe('status-policy', () => {
     ]);
 
     // destroy under none deletes the inventory with its objects, as under all
-    const destroyed = await runCli(['destroy', 'pkg', '-n', ns, '--status-policy', 'none'], {
+    const destroyed = await runCli(['destroy', 'pkg', '-n', cluster.ns, '--status-policy', 'none'], {
       cwd: pkg.repo,
     });
     expect(destroyed.code, `${destroyed.stdout}\n${destroyed.stderr}`).toBe(0);
@@ -108,11 +106,11 @@ describe('status-policy', () => {
 
   it('rejects a policy kpt does not know, as a usage error', async () => {
     pkg.rewrite(objects(['d']));
-    const r = await runCli(['apply', 'pkg', '-n', ns, '--status-policy', 'some'], { cwd: pkg.repo });
+    const r = await runCli(['apply', 'pkg', '-n', cluster.ns, '--status-policy', 'some'], { cwd: pkg.repo });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
       /--status-policy <policy>' argument 'some' is invalid. Allowed choices are all, none/,
     );
-    expect((await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/d`)).status).toBe(404);
+    expect((await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/d`)).status).toBe(404);
   });
 });

@@ -2,14 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WriteAttempts as TakeoverAttempts } from '../../src/apply/ownership-write.js';
 import { type Connection, connect } from '../../src/kube/connect.js';
 import { kubectlApply, managers, objectPath } from '../support/brownfield.js';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
-import { objectsFromYaml } from '../support/engine.js';
 import { type FaultProxy, startFaultProxy } from '../support/fault-proxy.js';
-import { inlinePackage } from '../support/packages.js';
+import { configMap, controlPlane, inlinePackage, type Obj, useCluster } from '../support/harness/index.js';
 import { runPkg } from '../support/run.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Json = Record<string, any>;
 
 /**
  * Taking over an object last applied client-side (kubectl's csaupgrade) is a JSON patch of its
@@ -21,23 +16,23 @@ type Json = Record<string, any>;
  * again and succeed, keep the other writer's change, and give up (naming the object) only after
  * TakeoverAttempts tries.
  */
-const api = adminClient();
+const cluster = useCluster({ namespace: 'takeover-race' });
+const { api } = cluster;
 let proxy: FaultProxy;
 let conn: Connection;
-let ns: string;
 /** Names whose takeover patch another writer races: how many more times it does. */
 const races = new Map<string, number>();
 let raced = 0;
 
-const cm = (name: string, value: string) =>
-  `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "${value}"\n`;
+const cm = (name: string, value: string, namespace?: string) => configMap(name, { a: value }, { namespace });
 
 /** The takeover: a JSON patch, the one PATCH apply sends without a fieldManager. */
 const isTakeover = (method: string, url: URL) =>
-  method === 'PATCH' && !url.searchParams.has('fieldManager') && url.pathname.includes(`/namespaces/${ns}/`);
+  method === 'PATCH' &&
+  !url.searchParams.has('fieldManager') &&
+  url.pathname.includes(`/namespaces/${cluster.ns}/`);
 
 beforeAll(async () => {
-  ns = await createNamespace(api, 'takeover-race');
   proxy = await startFaultProxy({
     target: controlPlane().server,
     seed: 1,
@@ -52,14 +47,16 @@ beforeAll(async () => {
       // another writer (a controller) changes the object: its resourceVersion moves
       const res = await api.request(
         'PATCH',
-        `/api/v1/namespaces/${ns}/configmaps/${name}?fieldManager=some-controller`,
+        `/api/v1/namespaces/${cluster.ns}/configmaps/${name}?fieldManager=some-controller`,
         { metadata: { labels: { [`touched-${raced}`]: 'yes' } } },
         'application/merge-patch+json',
       );
       expect(res.status).toBe(200);
     },
   });
-  conn = await connect({ kubeconfigPath: proxy.kubeconfig(controlPlane().adminToken, { namespace: ns }) });
+  conn = await connect({
+    kubeconfigPath: proxy.kubeconfig(controlPlane().adminToken, { namespace: cluster.ns }),
+  });
 });
 afterAll(async () => {
   conn?.client.close();
@@ -76,12 +73,12 @@ const takeovers = (from: number, name: string) =>
  * writer races each of the first `times` takeover patches; with the takeover patches that reached the proxy.
  */
 async function applyWhileRaced(name: string, times: number) {
-  const [obj] = objectsFromYaml(cm(name, '1'), ns);
+  const obj = cm(name, '1', cluster.ns);
   await kubectlApply(api, obj);
-  const pkg = inlinePackage(ns, { 'cm.yaml': cm(name, '2') });
+  const pkg = inlinePackage(cluster.ns, { 'cm.yaml': cm(name, '2') });
   races.set(name, times);
   const from = proxy.records.length;
-  const run = await runPkg(conn, pkg, 'apply', { inventoryPolicy: 'adopt' }, ns);
+  const run = await runPkg(conn, pkg, 'apply', { inventoryPolicy: 'adopt' }, cluster.ns);
   races.set(name, 0);
   return { obj, run, sent: takeovers(from, name) };
 }
@@ -92,7 +89,7 @@ describe('client-side takeover racing another writer', () => {
     expect(run.result.exitCode, run.result.error ?? JSON.stringify(run.result.run?.objects)).toBe(0);
     // the first patch met the other writer's resourceVersion and was refused; the second went through
     expect(sent.map((r) => r.status)).toEqual([422, 200]);
-    const live = (await api.request<Json>('GET', objectPath(obj))).body;
+    const live = (await api.request<Obj>('GET', objectPath(obj))).body;
     expect(live.data).toEqual({ a: '2' });
     expect(live.metadata.labels).toMatchObject({ [`touched-${raced}`]: 'yes' });
     const owners = await managers(api, obj);
@@ -111,7 +108,7 @@ describe('client-side takeover racing another writer', () => {
       new RegExp(`ConfigMap always-raced changed under each of ${TakeoverAttempts} attempts`),
     );
     // nothing was taken over or applied: the object is as kubectl left it, plus the other writer's labels
-    const live = (await api.request<Json>('GET', objectPath(obj))).body;
+    const live = (await api.request<Obj>('GET', objectPath(obj))).body;
     expect(live.data).toEqual({ a: '1' });
     expect(await managers(api, obj)).toContain('kubectl-client-side-apply/Update');
   });

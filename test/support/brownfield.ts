@@ -4,6 +4,7 @@ import { Annotations, Labels } from '../../src/common/constants.js';
 import type { KubeObject } from '../../src/common/kube-object.js';
 import { resourceGroupCrd } from '../../src/inventory/install-crd.js';
 import type { InventoryRef } from '../../src/inventory/inventory-types.js';
+import type { Obj } from './harness/obj.js';
 
 /**
  * The states real tools leave on a cluster, made with the requests those tools send (field manager,
@@ -12,9 +13,6 @@ import type { InventoryRef } from '../../src/inventory/inventory-types.js';
  * `kubectl get -o json --show-managed-fields`): the same managedFields entries (manager, operation,
  * subresource) and the same annotations; see docs/reliability.md ("Brownfield clusters").
  */
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Json = Record<string, any>;
 
 const plurals: Record<string, string> = {
   ConfigMap: 'configmaps',
@@ -44,7 +42,7 @@ async function ok<T>(what: string, res: Promise<{ status: number; body: T }>): P
   return r.body;
 }
 
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isRecord = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Go's encoding/json of a map: keys sorted, no spaces. */
 function goJson(v: unknown): string {
@@ -59,7 +57,7 @@ function goJson(v: unknown): string {
 
 /** kubectl's last-applied-configuration: the applied object (without that annotation) as JSON, plus a newline. */
 export function lastAppliedOf(obj: KubeObject): string {
-  const copy = structuredClone(obj) as Json;
+  const copy = structuredClone(obj) as Obj;
   // kubectl adds the annotation to the object, then serializes it without: an empty map stays
   const { [Annotations.LastApplied]: _self, ...rest } = copy.metadata.annotations ?? {};
   copy.metadata.annotations = rest;
@@ -73,8 +71,8 @@ function withAnnotations(obj: KubeObject, extra: Record<string, string>): KubeOb
 }
 
 /** kubectl's three-way patch: what changed from the live object, and null for what left the last-applied. */
-function threeWay(original: Json, modified: Json, current: Json): Json {
-  const patch: Json = {};
+function threeWay(original: Obj, modified: Obj, current: Obj): Obj {
+  const patch: Obj = {};
   for (const [k, v] of Object.entries(modified)) {
     const cur = current[k];
     if (isRecord(v) && isRecord(cur)) {
@@ -94,20 +92,20 @@ function threeWay(original: Json, modified: Json, current: Json): Json {
 async function clientSideApply(api: RestClient, obj: KubeObject, manager: string, plural?: string) {
   const sent = withAnnotations(obj, { [Annotations.LastApplied]: lastAppliedOf(obj) });
   const q = `?fieldManager=${encodeURIComponent(manager)}`;
-  const live = await api.request<Json>('GET', objectPath(obj, plural));
+  const live = await api.request<Obj>('GET', objectPath(obj, plural));
   if (live.status === 404)
     return ok(
       `create ${obj.kind}/${obj.metadata.name}`,
-      api.request<Json>('POST', collectionPath(obj, plural) + q, sent),
+      api.request<Obj>('POST', collectionPath(obj, plural) + q, sent),
     );
   const lastText = live.body.metadata?.annotations?.[Annotations.LastApplied];
-  const original = lastText ? (JSON.parse(lastText) as Json) : {};
-  const patch = threeWay(original, sent as Json, live.body);
+  const original = lastText ? (JSON.parse(lastText) as Obj) : {};
+  const patch = threeWay(original, sent as Obj, live.body);
   const builtIn = !!plurals[obj.kind] && obj.kind !== 'ResourceGroup';
   const type = builtIn ? 'application/strategic-merge-patch+json' : 'application/merge-patch+json';
   return ok(
     `patch ${obj.kind}/${obj.metadata.name}`,
-    api.request<Json>('PATCH', objectPath(obj, plural) + q, patch, type),
+    api.request<Obj>('PATCH', objectPath(obj, plural) + q, patch, type),
   );
 }
 
@@ -125,7 +123,7 @@ export function kubectlApplyServerSide(
   const q = `?fieldManager=${opts.manager ?? 'kubectl'}${opts.force ? '&force=true' : ''}`;
   return ok(
     `server-side apply ${obj.kind}/${obj.metadata.name}`,
-    api.request<Json>('PATCH', objectPath(obj) + q, obj, 'application/apply-patch+yaml'),
+    api.request<Obj>('PATCH', objectPath(obj) + q, obj, 'application/apply-patch+yaml'),
   );
 }
 
@@ -155,7 +153,7 @@ export async function writeKptInventory(api: RestClient, inv: InventoryRef, obje
     name: o.metadata.name,
     namespace: o.metadata.namespace ?? '',
   }));
-  const live = await api.request<Json>('GET', objectPath(rgRef(inv)));
+  const live = await api.request<Obj>('GET', objectPath(rgRef(inv)));
   const rg = {
     ...rgRef(inv),
     metadata: {
@@ -196,7 +194,7 @@ export async function kptLiveApply(
       await clientSideApply(api, obj, 'kubectl', plural);
       continue;
     }
-    const before = await api.request<Json>('GET', objectPath(obj, plural));
+    const before = await api.request<Obj>('GET', objectPath(obj, plural));
     const hadLastApplied =
       before.status === 200 && !!before.body.metadata.annotations?.[Annotations.LastApplied];
     await ok(
@@ -243,13 +241,13 @@ export async function helmApply(api: RestClient, obj: KubeObject, release: strin
     'meta.helm.sh/release-namespace': obj.metadata.namespace ?? 'default',
   });
   marked.metadata.labels = { ...(marked.metadata.labels ?? {}), 'app.kubernetes.io/managed-by': 'Helm' };
-  const live = await api.request<Json>('GET', objectPath(obj));
+  const live = await api.request<Obj>('GET', objectPath(obj));
   if (live.status === 404)
-    return ok('helm install', api.request<Json>('POST', `${collectionPath(obj)}?fieldManager=helm`, marked));
-  const patch = threeWay({}, marked as Json, live.body);
+    return ok('helm install', api.request<Obj>('POST', `${collectionPath(obj)}?fieldManager=helm`, marked));
+  const patch = threeWay({}, marked as Obj, live.body);
   return ok(
     'helm upgrade',
-    api.request<Json>(
+    api.request<Obj>(
       'PATCH',
       `${objectPath(obj)}?fieldManager=helm`,
       patch,
@@ -281,8 +279,8 @@ export function scale(
 
 /** The managedFields entries of a live object as `manager/operation[/subresource]`, sorted. */
 export async function managers(api: RestClient, obj: KubeObject, plural?: string): Promise<string[]> {
-  const live = await ok('get', api.request<Json>('GET', objectPath(obj, plural)));
-  return ((live.metadata.managedFields ?? []) as Json[])
+  const live = await ok('get', api.request<Obj>('GET', objectPath(obj, plural)));
+  return ((live.metadata.managedFields ?? []) as Obj[])
     .map((e) => `${e.manager}/${e.operation}${e.subresource ? `/${e.subresource}` : ''}`)
     .sort();
 }

@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
 import { addedAsMember, itemKey, listAddedAsMember, nodeType, type SchemaContext } from './schema.js';
+import type { Json } from './store.js';
 
 /**
  * Field sets as server-side apply keeps them (structured-merge-diff): a set of paths, each a list of FieldsV1
  * elements (`f:data`, `k:{"name":"web"}`, `v:"x"`). A path is stored joined, so sets are plain `Set`s.
  */
 export type FieldSet = Set<string>;
-type Json = Record<string, unknown>;
 
 const SEP = '\u0001';
 export const joinPath = (elements: readonly string[]) => elements.join(SEP);

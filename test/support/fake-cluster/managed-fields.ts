@@ -16,13 +16,13 @@ import {
 } from './field-set.js';
 import { mergeValues, removePath, valueAt } from './merge.js';
 import type { SchemaContext } from './schema.js';
+import type { Json } from './store.js';
 
 /**
  * managedFields as the API server keeps them: one entry per manager, operation (Apply or Update), apiVersion
  * (Update only) and subresource, each owning a field set. Server-side apply and ordinary writes (create,
  * update, JSON patch, status) change them by the rules of structured-merge-diff.
  */
-type Json = Record<string, unknown>;
 const isMap = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 export interface ManagerEntry {

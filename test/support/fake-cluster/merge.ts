@@ -1,11 +1,11 @@
 import { splitPath } from './field-set.js';
 import { itemKey, nodeType, type SchemaContext } from './schema.js';
+import type { Json } from './store.js';
 
 /**
  * The value side of server-side apply: merging an applied configuration into the live object, and removing
  * the fields an applier gave up. List order: live items keep their places, new items are appended.
  */
-type Json = Record<string, unknown>;
 const isMap = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 const sameKey = (a: Json, b: Json) => JSON.stringify(a) === JSON.stringify(b);
 

@@ -1,4 +1,5 @@
 import type { Reconciler } from './controllers.js';
+import type { Json } from './store.js';
 
 /**
  * A reconciler that makes workloads ready at once, as the controller-manager and kubelets of a healthy
@@ -6,7 +7,6 @@ import type { Reconciler } from './controllers.js';
  * updated, ready and available for their current generation; PersistentVolumeClaims are Bound.
  * For kstatus waits that should end Current.
  */
-type Json = Record<string, unknown>;
 
 export const readyWorkloads: Reconciler = (obj) => {
   const meta = obj.metadata as { generation?: number };

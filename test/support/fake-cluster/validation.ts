@@ -1,13 +1,13 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ServedKind } from './discovery-table.js';
 import { invalid, type ServerError } from './status-errors.js';
+import type { Json } from './store.js';
 
 /**
  * The validation the fake server does: object names, and the immutable fields a `fallback-on-replace`
  * strategy meets (a workload's selector, a Job's template, a Service's clusterIP, an immutable ConfigMap
  * or Secret). Anything else a real server would reject is for a fault hook or the real server to show.
  */
-type Json = Record<string, unknown>;
 const get = (o: unknown, ...path: string[]) =>
   path.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Json)[k] : undefined), o);
 

@@ -47,12 +47,15 @@ export function namespace(name: string, o: Omit<MetaOptions, 'namespace'> = {}):
 
 export interface DeploymentOptions extends MetaOptions {
   image?: string;
-  replicas?: number;
+  /** A string makes a Deployment the server rejects (`replicas: three`). */
+  replicas?: number | string;
   /** Pod template annotations (the kubelet simulator reads `sim.kpt-live-action.dev/*`). */
   podAnnotations?: Record<string, string>;
   /** The pod label `app` (default: the name). */
   app?: string;
   containerPort?: number;
+  /** More fields of `spec` (progressDeadlineSeconds, strategy...). */
+  spec?: Record<string, unknown>;
 }
 
 /** A Deployment of one container `main`, selecting `app: <name>`. */
@@ -66,6 +69,7 @@ export function deployment(name: string, o: DeploymentOptions = {}): KubeObject 
     kind: 'Deployment',
     metadata: metadata(name, o),
     spec: {
+      ...o.spec,
       replicas: o.replicas ?? 1,
       selector: { matchLabels: { app } },
       template: {
@@ -121,11 +125,15 @@ export interface CrdOptions {
   plural?: string;
   scope?: 'Namespaced' | 'Cluster';
   versions?: string[];
+  /** The storage version (default: the first). */
+  storage?: string;
+  /** The schema of `spec` (default: any fields). */
+  spec?: Record<string, unknown>;
   /** Adds the /status subresource. */
   status?: boolean;
 }
 
-/** A CRD with an open schema (`spec` and `status` take any fields), served and stored in its first version. */
+/** A CRD, every version served; by default an open schema (`spec` and `status` take any fields), stored in its first version. */
 export function crd(o: CrdOptions): KubeObject {
   const plural = o.plural ?? `${o.kind.toLowerCase()}s`;
   const open = { type: 'object', 'x-kubernetes-preserve-unknown-fields': true };
@@ -140,8 +148,8 @@ export function crd(o: CrdOptions): KubeObject {
       versions: (o.versions ?? ['v1']).map((name, i) => ({
         name,
         served: true,
-        storage: i === 0,
-        schema: { openAPIV3Schema: { type: 'object', properties: { spec: open, status: open } } },
+        storage: o.storage ? name === o.storage : i === 0,
+        schema: { openAPIV3Schema: { type: 'object', properties: { spec: o.spec ?? open, status: open } } },
         ...(o.status ? { subresources: { status: {} } } : {}),
       })),
     },

@@ -9,7 +9,7 @@ function withInputs(inputs: Record<string, string>) {
 describe('parseInputs', () => {
   afterEach(() => vi.unstubAllEnvs());
 
-  it('applies the contract defaults when nothing is set', () => {
+  it('applies the documented defaults (action.yml) when nothing is set', () => {
     const i = parseInputs();
     expect(i.mode).toBe('auto');
     expect(i.run).toMatchObject({

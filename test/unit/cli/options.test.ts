@@ -66,7 +66,7 @@ describe('normaliseBoolFlags', () => {
 });
 
 describe('runOptionsFrom', () => {
-  it("keeps the contract's defaults when no flag is given", () => {
+  it('keeps the documented defaults when no flag is given', () => {
     const o = runOptionsFrom({ output: 'events' });
     expect(o).toMatchObject({
       fieldManager: 'kpt-live-action',

@@ -45,7 +45,7 @@ describe('drift report', () => {
   const run = driftedRun();
   const pkg = driftPackageJson(run);
 
-  it('the JSON lists only drifted objects, with the contract fields', () => {
+  it('the JSON lists only drifted objects, with the fields the JSON output documents', () => {
     expect(pkg.drifted).toBe(true);
     expect(pkg.objects.map((o) => [o.drift, o.id.kind, o.id.name])).toEqual([
       ['configure', 'ConfigMap', 'settings'],
