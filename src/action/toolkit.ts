@@ -26,13 +26,18 @@ export function getInput(name: string, env: NodeJS.ProcessEnv = process.env): st
   return (env[`INPUT_${name.replace(/ /g, '_').toUpperCase()}`] ?? '').trim();
 }
 
-/** A workflow command line: `::name key=value,...::message`, with the runner's escaping. */
+/**
+ * A workflow command line: `::name key=value,...::message`, with the runner's escaping. Empty values are
+ * left out; as in `@actions/core`, a command given properties keeps the space after its name even when
+ * all of them were empty (`::warning ::message`).
+ */
 export function commandLine(name: string, properties: Record<string, unknown>, message: string): string {
   const props = Object.entries(properties)
-    .filter(([, v]) => v !== undefined && v !== null && v !== '' && v !== 0)
+    .filter(([, v]) => v !== undefined && v !== null && v !== '' && v !== 0 && v !== false)
     .map(([k, v]) => `${k}=${escapeProperty(commandValue(v))}`)
     .join(',');
-  return `::${name}${props ? ` ${props}` : ''}::${escapeData(message)}`;
+  const space = Object.keys(properties).length > 0 ? ' ' : '';
+  return `::${name}${space}${props}::${escapeData(message)}`;
 }
 
 function commandValue(v: unknown): string {
@@ -64,7 +69,9 @@ function issue(name: string, properties: Record<string, unknown>, message: strin
   log.add(`${commandLine(name, properties, message)}${EOL}`);
 }
 
+/** The command properties of an annotation (none at all when none were given, as `@actions/core` does). */
 function annotation(p: AnnotationProperties): Record<string, unknown> {
+  if (Object.keys(p).length === 0) return {};
   return {
     title: p.title,
     file: p.file,
