@@ -39,7 +39,7 @@ export const read = (text) => {
   if (!docs) throw new Error('the fast reader declined a generated file');
   return docs.map((d) => d.value);
 };`,
-  'full (yaml)': `import { loadYaml } from ${JSON.stringify(path.join(repoDir, 'src/common/yaml-module.ts'))};
+  'full (yaml)': `import { loadYaml } from ${JSON.stringify(path.join(repoDir, 'src/startup/yaml-module.ts'))};
 import { parseYamlFile } from ${JSON.stringify(path.join(repoDir, 'src/package/read-yaml.ts'))};
 await loadYaml();
 export const read = (text) => {

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { DiscoveryTable, type ServedKind } from './discovery-table.js';
-import { parseLabelSelector } from './label-selector.js';
+import { parseFieldSelector, parseLabelSelector } from './label-selector.js';
 import type { WriteScope } from './managed-fields.js';
 import { forbidden, notFound, statusError } from './status-errors.js';
 import { type Json, ObjectStore, type StoredObject } from './store.js';
@@ -142,18 +142,27 @@ export class ApiServer {
     return this.readOut(stored.object, kind, version);
   }
 
-  list(kind: ServedKind, version: string, namespace: string | undefined, labelSelector?: string) {
-    let matches: (labels: Record<string, string>) => boolean = () => true;
-    if (labelSelector) {
-      try {
-        matches = parseLabelSelector(labelSelector);
-      } catch (err) {
-        throw statusError(400, 'BadRequest', (err as Error).message);
-      }
+  /** What `?labelSelector=` and `?fieldSelector=` select (400 when they cannot be read). */
+  selection(selectors: { labelSelector?: string; fieldSelector?: string }): (object: Json) => boolean {
+    try {
+      const labels = selectors.labelSelector ? parseLabelSelector(selectors.labelSelector) : () => true;
+      const fields = selectors.fieldSelector ? parseFieldSelector(selectors.fieldSelector) : () => true;
+      return (o) => labels(metaOf(o).labels ?? {}) && fields(o);
+    } catch (err) {
+      throw statusError(400, 'BadRequest', (err as Error).message);
     }
+  }
+
+  list(
+    kind: ServedKind,
+    version: string,
+    namespace: string | undefined,
+    selectors: { labelSelector?: string; fieldSelector?: string } = {},
+  ) {
+    const matches = this.selection(selectors);
     const items = this.store
       .list(kind.group, kind.kind, kind.namespaced ? namespace : undefined)
-      .filter((s) => matches(metaOf(s.object).labels ?? {}))
+      .filter((s) => matches(s.object))
       .sort((a, b) => (a.namespace + '/' + a.name < b.namespace + '/' + b.name ? -1 : 1))
       .map((s) => {
         const item = this.readOut(s.object, kind, version);

@@ -76,10 +76,11 @@ export function fakeClusterClient(parts: ClusterParts): ClusterClient {
     },
 
     async list(info, namespace, options = {}) {
-      const path = resourcePath(info, namespace) + query({ labelSelector: options.labelSelector });
+      const { labelSelector, fieldSelector } = options;
+      const path = resourcePath(info, namespace) + query({ labelSelector, fieldSelector });
       const what = `list ${label(info)}${namespace ? ` in ${namespace}` : ''}`;
       const res = await send({ op: 'list', method: 'GET', path, ...target(info, namespace, '') }, what, () =>
-        server.list(served(info), info.version, namespace, options.labelSelector),
+        server.list(served(info), info.version, namespace, { labelSelector, fieldSelector }),
       );
       const items = options.metadataOnly
         ? res.items.map((o) => ({
@@ -228,10 +229,18 @@ export function fakeClusterClient(parts: ClusterParts): ClusterClient {
       }
     },
 
-    async watch(info, namespace, resourceVersion, onEvent, onEnd) {
+    async watch(info, namespace, resourceVersion, onEvent, onEnd, options = {}) {
+      const { labelSelector, fieldSelector } = options;
       const path =
         resourcePath(info, namespace) +
-        query({ watch: 'true', resourceVersion, allowWatchBookmarks: 'true', timeoutSeconds: '300' });
+        query({
+          labelSelector,
+          fieldSelector,
+          watch: 'true',
+          resourceVersion,
+          allowWatchBookmarks: 'true',
+          timeoutSeconds: '300',
+        });
       const stop = await send(
         { op: 'watch', method: 'GET', path, ...target(info, namespace, '') },
         `watch ${label(info)}`,
@@ -242,6 +251,7 @@ export function fakeClusterClient(parts: ClusterParts): ClusterClient {
               kind: info.kind,
               namespace: info.namespaced ? namespace : undefined,
               version: info.version,
+              accept: server.selection(options),
               send: onEvent,
               end: onEnd,
             },
@@ -251,7 +261,6 @@ export function fakeClusterClient(parts: ClusterParts): ClusterClient {
       return { stop };
     },
 
-    warm: () => {},
     close: () => {},
   };
 }

@@ -22,6 +22,7 @@ const builtIns: [string, string, string, boolean, boolean, boolean][] = [
   ['v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true, true, false],
   ['v1', 'PersistentVolume', 'persistentvolumes', false, true, false],
   ['v1', 'Endpoints', 'endpoints', true, false, false],
+  ['v1', 'Event', 'events', true, false, false],
   ['v1', 'LimitRange', 'limitranges', true, false, false],
   ['v1', 'ResourceQuota', 'resourcequotas', true, true, false],
   ['v1', 'Namespace', 'namespaces', false, true, false],

@@ -45,3 +45,33 @@ export function parseLabelSelector(selector: string): Requirement {
   }
   return (labels) => reqs.every((r) => r(labels));
 }
+
+/**
+ * Field selectors as the API server reads `?fieldSelector=`: `path=value`, `path==value`, `path!=value`
+ * joined by commas, `path` a dotted field path (`metadata.name`, `reason`, `involvedObject.kind`). The
+ * server supports a few fields per kind; this takes any field.
+ */
+export function parseFieldSelector(selector: string): (obj: Record<string, unknown>) => boolean {
+  const reqs = selector
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((raw) => {
+      const m = /^([^=!\s]+)\s*(==|=|!=)\s*(.*)$/.exec(raw);
+      if (!m) throw new Error(`invalid field selector: ${raw}`);
+      const [, path, op, value] = m;
+      const get = (o: unknown) =>
+        path
+          .split('.')
+          .reduce<unknown>(
+            (cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined),
+            o,
+          );
+      return (o: Record<string, unknown>) => {
+        const v = get(o);
+        const text = v === undefined || v === null ? '' : String(v);
+        return op === '!=' ? text !== value : text === value;
+      };
+    });
+  return (obj) => reqs.every((r) => r(obj));
+}

@@ -26,6 +26,8 @@ export interface Watcher {
   kind: string;
   namespace?: string;
   version: string;
+  /** The watch's label and field selectors. */
+  accept?: (object: Json) => boolean;
   send(event: WatchEvent): void;
   end(err?: Error): void;
 }
@@ -93,7 +95,10 @@ export class ObjectStore {
   /** Starts a watch: events after `resourceVersion` (or, for '' and '0', the current objects as ADDED). */
   watch(w: Watcher, resourceVersion: string): () => void {
     const matches = (s: StoredObject) =>
-      s.group === w.group && s.kind === w.kind && (w.namespace === undefined || s.namespace === w.namespace);
+      s.group === w.group &&
+      s.kind === w.kind &&
+      (w.namespace === undefined || s.namespace === w.namespace) &&
+      (w.accept?.(s.object) ?? true);
     const replay =
       resourceVersion === '' || resourceVersion === '0'
         ? this.all()

@@ -114,7 +114,7 @@ describe('fake cluster: reads and ordinary writes', () => {
     expect(moved.metadata.managedFields).toEqual(entries);
   });
 
-  it('lists with a label selector, PartialObjectMetadata on request, typed items without apiVersion and kind', async () => {
+  it('lists with label and field selectors, PartialObjectMetadata on request, typed items without apiVersion and kind', async () => {
     const { fake, c } = setup();
     fake.seed(
       configMap('a', {}, { namespace: ns, labels: { tier: 'web' } }),
@@ -127,6 +127,8 @@ describe('fake cluster: reads and ordinary writes', () => {
     expect((await c.list(info, ns, { labelSelector: '!tier' })).items.map((o) => o.metadata.name)).toEqual([
       'b',
     ]);
+    const byField = await c.list(info, ns, { fieldSelector: 'metadata.name!=a' });
+    expect(byField.items.map((o) => o.metadata.name)).toEqual(['b']);
     const meta = await c.list(info, ns, { metadataOnly: true });
     expect(meta.items[0]).toEqual({
       apiVersion: 'meta.k8s.io/v1',
