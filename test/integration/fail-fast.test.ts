@@ -1,18 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRestClient } from '../../scripts/control-plane/rest.js';
 import type { RunEvent } from '../../src/apply/events.js';
 import { defaultRunOptions } from '../../src/apply/run-options.js';
 import { ensureResourceGroupCrd } from '../../src/inventory/install-crd.js';
-import type { Connection } from '../../src/kube/connect.js';
 import { runPackage } from '../../src/pipeline/run-package.js';
-import { adminClient, controlPlane, createNamespace, eventually } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
-import { inlinePackage } from '../support/packages.js';
+import {
+  controlPlane,
+  deployment,
+  eventually,
+  inlinePackage,
+  type Obj,
+  productClient,
+  role,
+  roleBinding,
+  useCluster,
+} from '../support/harness/index.js';
 import { runPkg } from '../support/run.js';
 import { runCli } from './cli-helpers.js';
-
-// biome-ignore lint/suspicious/noExplicitAny: untyped JSON from the API server
-type Obj = Record<string, any>;
 
 /**
  * Fail-fast on the real server: the real Deployment controller rolls out, the kubelet simulator's pods
@@ -20,7 +24,7 @@ type Obj = Record<string, any>;
  * starts). The bounds on elapsed time only prove a run did not sit out its whole timeout; the order of
  * events and the messages are what is asserted.
  */
-const deployment = (
+const app = (
   name: string,
   o: {
     behavior?: string;
@@ -30,34 +34,31 @@ const deployment = (
     failFast?: boolean;
     delay?: string;
   } = {},
-) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-${o.failFast === false ? '  annotations: {kpt-live-action.dev/fail-fast: "false"}\n' : ''}spec:
-  replicas: ${o.replicas ?? 2}
-${o.deadline ? `  progressDeadlineSeconds: ${o.deadline}\n` : ''}  strategy: {type: RollingUpdate, rollingUpdate: {maxSurge: 1, maxUnavailable: 0}}
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata:
-      labels: {app: ${name}}
-      annotations: {sim.kpt-live-action.dev/behavior: ${o.behavior ?? 'ready'}, sim.kpt-live-action.dev/delay: "${o.delay ?? '0'}"}
-    spec: {containers: [{name: app, image: "${o.image ?? 'example/app:1'}"}]}
-`;
+) =>
+  deployment(name, {
+    annotations: o.failFast === false ? { 'kpt-live-action.dev/fail-fast': 'false' } : undefined,
+    replicas: o.replicas ?? 2,
+    image: o.image ?? 'example/app:1',
+    containerName: 'app',
+    podAnnotations: {
+      'sim.kpt-live-action.dev/behavior': o.behavior ?? 'ready',
+      'sim.kpt-live-action.dev/delay': o.delay ?? '0',
+    },
+    spec: {
+      ...(o.deadline ? { progressDeadlineSeconds: o.deadline } : {}),
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
+    },
+  });
 
-const five = (o: Parameters<typeof deployment>[1]) =>
-  Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`web-${i}.yaml`, deployment(`web-${i}`, o)]));
+const five = (o: Parameters<typeof app>[1]) =>
+  Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`web-${i}.yaml`, app(`web-${i}`, o)]));
 
 const crashMessage =
   /^Failed: new pods fail: (\S+) container app CrashLoopBackOff \((\d+) restarts, last exit 1 Error\): back-off \d+s restarting failed container=app$/;
 
 describe('fail-fast', () => {
-  let conn: Connection;
-  const api = adminClient();
-  beforeAll(async () => {
-    conn = await productClient();
-  });
-  afterAll(() => conn.client.close());
+  const cluster = useCluster({ namespace: false, connect: true });
+  const { api } = cluster;
 
   /** The name of the Deployment's ReplicaSet of its current revision. */
   async function currentReplicaSet(ns: string, name: string): Promise<string> {
@@ -73,13 +74,13 @@ describe('fail-fast', () => {
   }
 
   it("fails a 5-Deployment rollout whose new image crash-loops with each new pod's reason, long before the reconcile timeout", async () => {
-    const ns = await createNamespace(api, 'ff-crash');
+    const ns = await cluster.namespace('ff-crash');
     const pkg = inlinePackage(ns, five({ image: 'example/app:1' }));
-    expect((await runPkg(conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
+    expect((await runPkg(cluster.conn, pkg, 'apply', {}, ns)).result.exitCode).toBe(0);
 
     pkg.rewrite(five({ image: 'example/app:2', behavior: 'crashloop' }));
     const started = Date.now();
-    const { result, events } = await runPkg(conn, pkg, 'apply', { reconcileTimeoutMs: 90_000 }, ns);
+    const { result, events } = await runPkg(cluster.conn, pkg, 'apply', { reconcileTimeoutMs: 90_000 }, ns);
     const elapsed = Date.now() - started;
     expect(result.exitCode).toBe(3);
     const deployments = result.run!.objects.filter((o) => o.id.kind === 'Deployment');
@@ -101,12 +102,12 @@ describe('fail-fast', () => {
   });
 
   it('does not fail a Deployment that never becomes ready early: its pods show no fault, so the progress deadline decides', async () => {
-    const ns = await createNamespace(api, 'ff-never');
+    const ns = await cluster.namespace('ff-never');
     const pkg = inlinePackage(ns, {
-      'stuck.yaml': deployment('stuck', { behavior: 'never-ready', deadline: 10 }),
+      'stuck.yaml': app('stuck', { behavior: 'never-ready', deadline: 10 }),
     });
     const started = Date.now();
-    const { result } = await runPkg(conn, pkg, 'apply', { reconcileTimeoutMs: 120_000 }, ns);
+    const { result } = await runPkg(cluster.conn, pkg, 'apply', { reconcileTimeoutMs: 120_000 }, ns);
     const elapsed = Date.now() - started;
     expect(result.exitCode).toBe(3);
     expect(result.run!.objects[0]).toMatchObject({
@@ -117,9 +118,9 @@ describe('fail-fast', () => {
   });
 
   it("does not count the old ReplicaSet's crash-looping pods: a rollout to a good image succeeds", async () => {
-    const ns = await createNamespace(api, 'ff-oldrs');
-    const pkg = inlinePackage(ns, { 'web.yaml': deployment('web', { behavior: 'crashloop' }) });
-    expect((await runPkg(conn, pkg, 'apply', { wait: false }, ns)).result.exitCode).toBe(0);
+    const ns = await cluster.namespace('ff-oldrs');
+    const pkg = inlinePackage(ns, { 'web.yaml': app('web', { behavior: 'crashloop' }) });
+    expect((await runPkg(cluster.conn, pkg, 'apply', { wait: false }, ns)).result.exitCode).toBe(0);
     // the old pods crash-loop past the threshold before the new rollout starts
     await eventually(async () => {
       const pods = await api.request<Obj>('GET', `/api/v1/namespaces/${ns}/pods?labelSelector=app%3Dweb`);
@@ -127,8 +128,8 @@ describe('fail-fast', () => {
       return restarts.length === 2 && restarts.every((r: number) => r >= 3) ? true : undefined;
     });
     // the new pods turn Ready after 3 s; meanwhile (maxUnavailable 0) the old ones keep crash-looping
-    pkg.rewrite({ 'web.yaml': deployment('web', { image: 'example/app:2', delay: '3s' }) });
-    const { result, events } = await runPkg(conn, pkg, 'apply', { reconcileTimeoutMs: 60_000 }, ns);
+    pkg.rewrite({ 'web.yaml': app('web', { image: 'example/app:2', delay: '3s' }) });
+    const { result, events } = await runPkg(cluster.conn, pkg, 'apply', { reconcileTimeoutMs: 60_000 }, ns);
     expect(result.exitCode, JSON.stringify(result.run?.objects)).toBe(0);
     expect(result.run!.objects[0]).toMatchObject({ reconcile: 'Successful' });
     const statuses = events.flatMap((e) => (e.type === 'status' ? [e.status] : []));
@@ -137,12 +138,12 @@ describe('fail-fast', () => {
   });
 
   it('leaves an object annotated kpt-live-action.dev/fail-fast: "false" to the timeout, and fails its neighbour', async () => {
-    const ns = await createNamespace(api, 'ff-annot');
+    const ns = await cluster.namespace('ff-annot');
     const pkg = inlinePackage(ns, {
-      'optout.yaml': deployment('optout', { behavior: 'crashloop', failFast: false }),
-      'judged.yaml': deployment('judged', { behavior: 'crashloop' }),
+      'optout.yaml': app('optout', { behavior: 'crashloop', failFast: false }),
+      'judged.yaml': app('judged', { behavior: 'crashloop' }),
     });
-    const { result } = await runPkg(conn, pkg, 'apply', { reconcileTimeoutMs: 15_000 }, ns);
+    const { result } = await runPkg(cluster.conn, pkg, 'apply', { reconcileTimeoutMs: 15_000 }, ns);
     expect(result.exitCode).toBe(3);
     const by = (n: string) => result.run!.objects.find((o) => o.id.name === n)!;
     expect(by('judged').message).toMatch(crashMessage);
@@ -151,8 +152,8 @@ describe('fail-fast', () => {
   });
 
   it('--no-fail-fast waits for the timeout as kpt does; without it the same package fails at once, naming the pod', async () => {
-    const ns = await createNamespace(api, 'ff-cli');
-    const pkg = inlinePackage(ns, { 'web.yaml': deployment('web', { behavior: 'crashloop' }) });
+    const ns = await cluster.namespace('ff-cli');
+    const pkg = inlinePackage(ns, { 'web.yaml': app('web', { behavior: 'crashloop' }) });
     const args = ['apply', 'pkg', '-n', ns, '--reconcile-timeout', '15s'];
     const kpt = await runCli([...args, '--no-fail-fast'], { cwd: pkg.repo });
     expect(kpt.code).toBe(3);
@@ -171,31 +172,27 @@ describe('fail-fast', () => {
   });
 
   it("without permission to list pods: kpt's wait (the timeout) and one notice", async () => {
-    const ns = await createNamespace(api, 'ff-rbac');
+    const ns = await cluster.namespace('ff-rbac');
     const all = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
-    await api.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'Role',
-      metadata: { name: 'deployer' },
-      rules: [
-        { apiGroups: ['apps'], resources: ['deployments'], verbs: all },
-        { apiGroups: ['kpt.dev'], resources: ['resourcegroups', 'resourcegroups/status'], verbs: all },
-        { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: all },
-        // the legacy ConfigMap inventory lookup and the deploy history; no pods, no ReplicaSets
-        { apiGroups: [''], resources: ['configmaps'], verbs: all },
-      ],
-    });
-    await api.request('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`, {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'RoleBinding',
-      metadata: { name: 'deployer' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'deployer' },
-      subjects: [
-        { apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: controlPlane().restrictedUser },
-      ],
-    });
+    const rules = [
+      { apiGroups: ['apps'], resources: ['deployments'], verbs: all },
+      { apiGroups: ['kpt.dev'], resources: ['resourcegroups', 'resourcegroups/status'], verbs: all },
+      { apiGroups: ['coordination.k8s.io'], resources: ['leases'], verbs: all },
+      // the legacy ConfigMap inventory lookup and the deploy history; no pods, no ReplicaSets
+      { apiGroups: [''], resources: ['configmaps'], verbs: all },
+    ];
+    await api.request(
+      'POST',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/roles`,
+      role('deployer', rules),
+    );
+    await api.request(
+      'POST',
+      `/apis/rbac.authorization.k8s.io/v1/namespaces/${ns}/rolebindings`,
+      roleBinding('deployer', 'deployer', { kind: 'User', name: controlPlane().restrictedUser }),
+    );
     // a namespace-scoped user cannot install the ResourceGroup CRD: the admin does
-    await ensureResourceGroupCrd(conn.client, { install: true });
+    await ensureResourceGroupCrd(cluster.conn.client, { install: true });
     const asUser = createRestClient(controlPlane().server, controlPlane().restrictedToken);
     await eventually(async () =>
       (await asUser.request('GET', `/apis/apps/v1/namespaces/${ns}/deployments`)).status === 200
@@ -204,7 +201,7 @@ describe('fail-fast', () => {
     );
     const restricted = await productClient(controlPlane().restrictedKubeconfigPath);
     try {
-      const pkg = inlinePackage(ns, { 'web.yaml': deployment('web', { behavior: 'crashloop' }) });
+      const pkg = inlinePackage(ns, { 'web.yaml': app('web', { behavior: 'crashloop' }) });
       const lines: string[] = [];
       const events: RunEvent[] = [];
       const result = await runPackage(restricted.client, pkg.rel, 'apply', {

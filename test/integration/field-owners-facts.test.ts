@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fieldConflicts } from '../../src/apply/apply-error.js';
 import { DefaultConflictSettings } from '../../src/common/conflict-settings.js';
 import type { KubeObject } from '../../src/common/kube-object.js';
@@ -9,13 +9,10 @@ import {
   helmReleaseEntry,
   type OwnerContext,
 } from '../../src/inventory/owner-class.js';
-import type { Connection } from '../../src/kube/connect.js';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
-import { objectsFromYaml, productClient } from '../support/engine.js';
+import { controlPlane, inlinePackage, objectsFromYaml, useCluster } from '../support/harness/index.js';
 import { helm, helmCreateChart, helmTemplateRelease } from '../support/helm.js';
 import { kubectl, kubectlEdit, kubectlGet } from '../support/kubectl.js';
 import { fieldsOf, shapes } from '../support/managed-fields.js';
-import { inlinePackage } from '../support/packages.js';
 import { runCli } from './cli-helpers.js';
 
 /**
@@ -47,51 +44,45 @@ spec:
 `;
 
 describe('field owners: what real kubectl and helm leave, and what the rule makes of it', () => {
-  let conn: Connection;
-  let ns: string;
+  const cluster = useCluster({ namespace: 'owners', connect: true });
   const ctx = (adopting: boolean): OwnerContext => ({
     fieldManager: FM,
     adopting,
     settings: DefaultConflictSettings,
   });
-  beforeAll(async () => {
-    conn = await productClient();
-    ns = await createNamespace(adminClient(), 'owners');
-  });
-  afterAll(() => conn.client.close());
 
-  const get = (kind: string, name: string) => kubectlGet<KubeObject>([kind, name, '-n', ns]);
+  const get = (kind: string, name: string) => kubectlGet<KubeObject>([kind, name, '-n', cluster.ns]);
   const apply = async (pkg: { dir: string; repo: string }, ...flags: string[]) => {
-    const r = await runCli(['apply', pkg.dir, '-n', ns, '--no-wait', ...flags], { cwd: pkg.repo });
+    const r = await runCli(['apply', pkg.dir, '-n', cluster.ns, '--no-wait', ...flags], { cwd: pkg.repo });
     expect(r.code, r.stdout + r.stderr).toBe(0);
   };
   /** The server's conflicts for an unforced apply of `manifest` by our manager (a dry-run), and the forced answer. */
   const dryRun = async (manifest: KubeObject) => {
-    const err = await conn.client.apply(manifest, { fieldManager: FM, dryRun: true }).then(
+    const err = await cluster.conn.client.apply(manifest, { fieldManager: FM, dryRun: true }).then(
       () => undefined,
       (e: unknown) => e,
     );
     const conflicts: FieldConflict[] = err ? (fieldConflicts(err) ?? []) : [];
     if (err && conflicts.length === 0) throw err;
-    const answer = await conn.client.apply(manifest, { fieldManager: FM, dryRun: true, force: true });
+    const answer = await cluster.conn.client.apply(manifest, { fieldManager: FM, dryRun: true, force: true });
     return { conflicts, answer };
   };
 
   it("kubectl's imperative commands write kubectl-<verb> Update entries; kubectl scale writes through the scale subresource (1.20: unrecorded)", async () => {
-    await kubectl(['create', 'deployment', 'web', '--image=nginx:1.0', '-n', ns]);
+    await kubectl(['create', 'deployment', 'web', '--image=nginx:1.0', '-n', cluster.ns]);
     expect(shapes(await get('deployment', 'web'))).toEqual(['kubectl-create Update']);
 
-    const pkg = inlinePackage(ns, { 'web.yaml': deployment() });
+    const pkg = inlinePackage(cluster.ns, { 'web.yaml': deployment() });
     await apply(pkg, '--inventory-policy', 'adopt');
     expect(shapes(await get('deployment', 'web'))).toEqual([`${FM} Apply`, 'kubectl-create Update']);
 
-    const d = ['deployment', 'web', '-n', ns];
+    const d = ['deployment', 'web', '-n', cluster.ns];
     await kubectl(['patch', ...d, '-p', '{"spec":{"minReadySeconds":5}}']);
     await kubectl(['label', ...d, 'team=blue', '--overwrite']);
     await kubectl(['annotate', ...d, 'note=hand', '--overwrite']);
-    await kubectl(['set', 'image', 'deployment/web', 'nginx=nginx:1.1', '-n', ns]);
+    await kubectl(['set', 'image', 'deployment/web', 'nginx=nginx:1.1', '-n', cluster.ns]);
     await kubectlEdit(d, 's/revisionHistoryLimit: 10/revisionHistoryLimit: 3/');
-    await kubectl(['rollout', 'restart', 'deployment/web', '-n', ns]);
+    await kubectl(['rollout', 'restart', 'deployment/web', '-n', cluster.ns]);
     await kubectl(['scale', ...d, '--replicas=3']);
     const live = await get('deployment', 'web');
     // 1.20 records no entry for a write through the scale subresource: spec.replicas stays with the managers
@@ -124,7 +115,7 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
     if (scale.length > 0) expect(fieldsOf(live, 'kubectl Update scale')).toEqual(['.spec.replicas']);
 
     // the server names each field and manager in its 409, as the rule reads them
-    const manifest = objectsFromYaml(deployment(), ns)[0];
+    const manifest = objectsFromYaml(deployment(), cluster.ns)[0];
     const { conflicts, answer } = await dryRun(manifest);
     const hand = (field: string, manager: string): FieldConflict => ({ field, manager, operation: 'Update' });
     const expected = [
@@ -163,16 +154,16 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
   it('kubectl apply (client-side), kubectl apply --server-side and before-first-apply, before and after our adopting apply', async () => {
     const cm = (name: string, data: string) =>
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  a: "1"\n${data}`;
-    await kubectl(['apply', '-n', ns, '-f', '-'], { input: cm('csa', '') });
-    await kubectl(['apply', '--server-side', '-n', ns, '-f', '-'], { input: cm('ssa', '') });
-    await kubectl(['create', 'configmap', 'bfa', '--from-literal=a=1', '-n', ns]);
+    await kubectl(['apply', '-n', cluster.ns, '-f', '-'], { input: cm('csa', '') });
+    await kubectl(['apply', '--server-side', '-n', cluster.ns, '-f', '-'], { input: cm('ssa', '') });
+    await kubectl(['create', 'configmap', 'bfa', '--from-literal=a=1', '-n', cluster.ns]);
     // an object written before server-side apply tracked fields (or stripped, as the server documents)
     await kubectl([
       'patch',
       'configmap',
       'bfa',
       '-n',
-      ns,
+      cluster.ns,
       '--type=json',
       '-p',
       '[{"op":"replace","path":"/metadata/managedFields","value":[{}]}]',
@@ -188,7 +179,7 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
     expect(classes(ssa, true)).toEqual(['kubectl previous-owner']);
     expect(classes(ssa, false)).toEqual(['kubectl co-owner']);
 
-    const pkg = inlinePackage(ns, {
+    const pkg = inlinePackage(cluster.ns, {
       'cms.yaml': [cm('csa', ''), cm('ssa', ''), cm('bfa', '  b: "x"\n')].join('---\n'),
     });
     await apply(pkg, '--inventory-policy', 'adopt');
@@ -209,7 +200,7 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
 
   it("helm install: manager helm (Update) owns the release's annotations; adopting the rendered release releases its fields, and a label dropped from the package then leaves the object", async () => {
     const chart = await helmCreateChart('web');
-    await helm(['install', 'shop', chart, '-n', ns, '--set', 'replicaCount=2']);
+    await helm(['install', 'shop', chart, '-n', cluster.ns, '--set', 'replicaCount=2']);
     const live = await get('deployment', 'shop-web');
     expect(shapes(live)).toEqual(['helm Update']);
     expect(shapes(await get('service', 'shop-web'))).toEqual(['helm Update']);
@@ -217,12 +208,12 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
     expect(live.metadata.labels).toMatchObject({ 'app.kubernetes.io/managed-by': 'Helm' });
     expect(live.metadata.annotations).toMatchObject({
       'meta.helm.sh/release-name': 'shop',
-      'meta.helm.sh/release-namespace': ns,
+      'meta.helm.sh/release-namespace': cluster.ns,
     });
     expect(helmReleaseEntry(live)?.manager).toBe('helm');
 
-    const rendered = await helmTemplateRelease('shop', ns, chart);
-    const manifest = objectsFromYaml(rendered, ns).find((o) => o.kind === 'Deployment')!;
+    const rendered = await helmTemplateRelease('shop', cluster.ns, chart);
+    const manifest = objectsFromYaml(rendered, cluster.ns).find((o) => o.kind === 'Deployment')!;
     expect(manifest.spec).toMatchObject({ replicas: 2 });
     const { conflicts, answer } = await dryRun(manifest);
     expect(conflicts).toEqual([]);
@@ -237,22 +228,28 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
     expect(released).not.toContain('.metadata.annotations.meta.helm.sh/release-name');
 
     // carrying it out: the managedFields rewrite, sent only onto the resourceVersion it was computed from
-    const ref = { apiVersion: 'apps/v1', group: 'apps', kind: 'Deployment', namespace: ns, name: 'shop-web' };
+    const ref = {
+      apiVersion: 'apps/v1',
+      group: 'apps',
+      kind: 'Deployment',
+      namespace: cluster.ns,
+      name: 'shop-web',
+    };
     const ops = [
       { op: 'test', path: '/metadata/resourceVersion', value: live.metadata.resourceVersion },
       { op: 'replace', path: '/metadata/managedFields', value: decision.managedFields },
     ];
-    const rewritten = await conn.client.jsonPatch(ref, ops);
+    const rewritten = await cluster.conn.client.jsonPatch(ref, ops);
     expect(fieldsOf(rewritten, 'helm Update')).toContain('.metadata.annotations.meta.helm.sh/release-name');
     expect(fieldsOf(rewritten, 'helm Update')).not.toContain('.metadata.labels.app.kubernetes.io/version');
     // the same patch again: the resourceVersion it tests is gone (the server answers 422)
-    const stale = await conn.client.jsonPatch(ref, ops).then(
+    const stale = await cluster.conn.client.jsonPatch(ref, ops).then(
       () => 0,
       (e: { code?: number }) => e.code,
     );
     expect(stale).toBe(422);
 
-    const pkg = inlinePackage(ns, { 'release.yaml': rendered });
+    const pkg = inlinePackage(cluster.ns, { 'release.yaml': rendered });
     await apply(pkg, '--inventory-policy', 'adopt');
     // the Deployment's own label (its pod template and the other objects keep theirs)
     const docs = rendered.split(/^---$/m);
@@ -265,21 +262,21 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
     expect(final.metadata.annotations).toMatchObject({ 'meta.helm.sh/release-name': 'shop' });
 
     // the migration's last step: Helm forgets the release (its storage Secrets), the objects stay
-    expect((await helm(['list', '-n', ns, '-q'])).stdout.trim()).toBe('shop');
-    await kubectl(['delete', 'secret', '-n', ns, '-l', 'owner=helm,name=shop']);
-    expect((await helm(['list', '-n', ns, '-q'])).stdout.trim()).toBe('');
+    expect((await helm(['list', '-n', cluster.ns, '-q'])).stdout.trim()).toBe('shop');
+    await kubectl(['delete', 'secret', '-n', cluster.ns, '-l', 'owner=helm,name=shop']);
+    expect((await helm(['list', '-n', cluster.ns, '-q'])).stdout.trim()).toBe('');
     expect((await get('deployment', 'shop-web')).metadata.uid).toBe(final.metadata.uid);
   });
 
   it('a forced apply that carries a stale resourceVersion is refused (409) and changes nothing', async () => {
-    await kubectl(['create', 'configmap', 'rv', '--from-literal=a=1', '-n', ns]);
+    await kubectl(['create', 'configmap', 'rv', '--from-literal=a=1', '-n', cluster.ns]);
     const before = await get('configmap', 'rv');
-    await kubectl(['patch', 'configmap', 'rv', '-n', ns, '-p', '{"data":{"a":"2"}}']);
+    await kubectl(['patch', 'configmap', 'rv', '-n', cluster.ns, '-p', '{"data":{"a":"2"}}']);
     const manifest = objectsFromYaml(
       `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: rv\n  resourceVersion: "${before.metadata.resourceVersion}"\ndata:\n  a: "1"\n`,
-      ns,
+      cluster.ns,
     )[0];
-    const code = await conn.client.apply(manifest, { fieldManager: FM, force: true }).then(
+    const code = await cluster.conn.client.apply(manifest, { fieldManager: FM, force: true }).then(
       () => 0,
       (e: { code?: number }) => e.code,
     );
@@ -287,7 +284,7 @@ describe('field owners: what real kubectl and helm leave, and what the rule make
     expect((await get('configmap', 'rv')).data).toEqual({ a: '2' });
     const current = await get('configmap', 'rv');
     manifest.metadata.resourceVersion = current.metadata.resourceVersion;
-    const taken = await conn.client.apply(manifest, { fieldManager: FM, force: true });
+    const taken = await cluster.conn.client.apply(manifest, { fieldManager: FM, force: true });
     expect(taken.data).toEqual({ a: '1' });
     expect(shapes(taken)).toEqual([`${FM} Apply`, 'kubectl-create Update']);
     expect(fieldsOf(taken, 'kubectl-create Update')).toEqual(['.data']);

@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../src/common/kube-object.js';
 import type { Connection } from '../../src/kube/connect.js';
 import { previewThenApply } from '../support/brownfield-matrix.js';
-import { adminClient, controlPlane, createNamespace } from '../support/cluster.js';
-import { productClient } from '../support/engine.js';
+import { controlPlane, inlinePackage, type Obj, useCluster } from '../support/harness/index.js';
 import { helm, helmCreateChart, helmTemplateRelease } from '../support/helm.js';
 import { kubectl, kubectlEdit, kubectlGet } from '../support/kubectl.js';
-import { inlinePackage } from '../support/packages.js';
 import { runPkg } from '../support/run.js';
 
 /**
@@ -47,35 +45,37 @@ spec:
 `;
 
 describe('the ownership rule: hand edits are reverted, adopted objects are fully owned', () => {
-  let conn: Connection;
-  let ns: string;
-  beforeAll(async () => {
-    conn = await productClient();
-    ns = await createNamespace(adminClient(), 'owner-rule');
-  });
-  afterAll(() => conn.client.close());
+  const cluster = useCluster({ namespace: 'owner-rule', connect: true });
 
-  const get = (kind: string, name: string) => kubectlGet<KubeObject>([kind, name, '-n', ns]);
+  const get = (kind: string, name: string) => kubectlGet<KubeObject>([kind, name, '-n', cluster.ns]);
   const ownershipNotes = (step: Awaited<ReturnType<typeof previewThenApply>>, kind: string) =>
     step.preview.objects.find((o) => o.id.kind === kind)?.ownership ?? [];
 
   it('hotfix by hand, then the next merge: edits of fields the package sets are reverted, the rest is left', async () => {
-    const pkg = inlinePackage(ns, {
+    const pkg = inlinePackage(cluster.ns, {
       'cm.yaml': configMap('false'),
       'web.yaml': deployment({ tier: 'web' }),
     });
-    expect((await previewThenApply(conn, pkg, ns)).apply.exitCode).toBe(0);
+    expect((await previewThenApply(cluster.conn, pkg, cluster.ns)).apply.exitCode).toBe(0);
 
     // the hotfix: kubectl's imperative commands, as a person on call runs them
-    await kubectl(['patch', 'configmap', 'wp-config', '-n', ns, '-p', '{"data":{"WORDPRESS_DEBUG":"true"}}']);
-    await kubectl(['label', 'configmap', 'wp-config', '-n', ns, 'hotfix=yes']);
-    await kubectl(['label', 'deployment', 'web', '-n', ns, 'tier=hot', '--overwrite']);
-    await kubectl(['annotate', 'deployment', 'web', '-n', ns, 'note=by-hand']);
-    await kubectl(['set', 'image', 'deployment/web', 'app=example/web:hotfix', '-n', ns]);
-    await kubectl(['scale', 'deployment', 'web', '-n', ns, '--replicas=3']);
+    await kubectl([
+      'patch',
+      'configmap',
+      'wp-config',
+      '-n',
+      cluster.ns,
+      '-p',
+      '{"data":{"WORDPRESS_DEBUG":"true"}}',
+    ]);
+    await kubectl(['label', 'configmap', 'wp-config', '-n', cluster.ns, 'hotfix=yes']);
+    await kubectl(['label', 'deployment', 'web', '-n', cluster.ns, 'tier=hot', '--overwrite']);
+    await kubectl(['annotate', 'deployment', 'web', '-n', cluster.ns, 'note=by-hand']);
+    await kubectl(['set', 'image', 'deployment/web', 'app=example/web:hotfix', '-n', cluster.ns]);
+    await kubectl(['scale', 'deployment', 'web', '-n', cluster.ns, '--replicas=3']);
 
     // the next merge: the preview says what apply reverts and whose edit it was; apply does exactly that
-    const merge = await previewThenApply(conn, pkg, ns);
+    const merge = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(merge.promised).toEqual(['ConfigMap/wp-config configured', 'Deployment/web configured']);
     expect(ownershipNotes(merge, 'ConfigMap')).toEqual([
       '.data.WORDPRESS_DEBUG: "true" → "false", reverts an edit by kubectl-patch',
@@ -90,19 +90,19 @@ describe('the ownership rule: hand edits are reverted, adopted objects are fully
     const web = await get('deployment', 'web');
     expect(cm.data).toEqual({ WORDPRESS_DEBUG: 'false', WORDPRESS_DB_HOST: 'mysql' });
     expect(web.metadata.labels).toMatchObject({ tier: 'web' });
-    expect((web.spec as Json).template.spec.containers[0].image).toBe('example/web:1');
+    expect((web.spec as Obj).template.spec.containers[0].image).toBe('example/web:1');
     // what the package does not set is left as the edits made it; replicas are the scaler's
     expect(cm.metadata.labels).toMatchObject({ hotfix: 'yes' });
     expect(web.metadata.annotations).toMatchObject({ note: 'by-hand' });
-    expect((web.spec as Json).replicas).toBe(3);
+    expect((web.spec as Obj).replicas).toBe(3);
 
     // the re-preview right after apply: nothing to do
-    const again = await previewThenApply(conn, pkg, ns);
+    const again = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(again.promised).toEqual(['ConfigMap/wp-config unchanged', 'Deployment/web unchanged']);
 
     // a field later dropped from the package leaves the object: the edit's manager no longer holds it
     pkg.rewrite({ 'cm.yaml': configMap('false'), 'web.yaml': deployment() });
-    expect((await previewThenApply(conn, pkg, ns)).promised).toEqual([
+    expect((await previewThenApply(cluster.conn, pkg, cluster.ns)).promised).toEqual([
       'ConfigMap/wp-config unchanged',
       'Deployment/web configured',
     ]);
@@ -110,42 +110,59 @@ describe('the ownership rule: hand edits are reverted, adopted objects are fully
   });
 
   it('kubectl edit and rollout restart: the edit is reverted, the restart annotation stays (no new rollout)', async () => {
-    const pkg = inlinePackage(ns, { 'web.yaml': deployment().replaceAll('web', 'api') });
-    expect((await previewThenApply(conn, pkg, ns)).apply.exitCode).toBe(0);
-    await kubectl(['rollout', 'restart', 'deployment/api', '-n', ns]);
-    await kubectlEdit(['deployment', 'api', '-n', ns], 's#example/api:1#example/api:edited#');
+    const pkg = inlinePackage(cluster.ns, { 'web.yaml': deployment().replaceAll('web', 'api') });
+    expect((await previewThenApply(cluster.conn, pkg, cluster.ns)).apply.exitCode).toBe(0);
+    await kubectl(['rollout', 'restart', 'deployment/api', '-n', cluster.ns]);
+    await kubectlEdit(['deployment', 'api', '-n', cluster.ns], 's#example/api:1#example/api:edited#');
     const before = await get('deployment', 'api');
-    const step = await previewThenApply(conn, pkg, ns);
+    const step = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(step.promised).toEqual(['Deployment/api configured']);
     expect(ownershipNotes(step, 'Deployment').join('\n')).toContain('reverts an edit by kubectl-edit');
     const after = await get('deployment', 'api');
     const restartedAt = 'kubectl.kubernetes.io/restartedAt';
-    const annotations = (o: KubeObject) => (o.spec as Json).template.metadata.annotations ?? {};
+    const annotations = (o: KubeObject) => (o.spec as Obj).template.metadata.annotations ?? {};
     expect(annotations(after)[restartedAt]).toBe(annotations(before)[restartedAt]);
-    expect((after.spec as Json).template.spec.containers[0].image).toBe('example/api:1');
+    expect((after.spec as Obj).template.spec.containers[0].image).toBe('example/api:1');
   });
 
   it('a co-owner (another server-side applier) keeps its field: the apply fails naming it and the fix; drift says the same', async () => {
-    const pkg = inlinePackage(ns, { 'cm.yaml': configMap('false').replace('wp-config', 'shared') });
-    expect((await previewThenApply(conn, pkg, ns)).apply.exitCode).toBe(0);
+    const pkg = inlinePackage(cluster.ns, { 'cm.yaml': configMap('false').replace('wp-config', 'shared') });
+    expect((await previewThenApply(cluster.conn, pkg, cluster.ns)).apply.exitCode).toBe(0);
     await kubectl(
-      ['apply', '--server-side', '--force-conflicts', '--field-manager=other-tool', '-n', ns, '-f', '-'],
+      [
+        'apply',
+        '--server-side',
+        '--force-conflicts',
+        '--field-manager=other-tool',
+        '-n',
+        cluster.ns,
+        '-f',
+        '-',
+      ],
       { input: configMap('true').replace('wp-config', 'shared') },
     );
-    const step = await previewThenApply(conn, pkg, ns);
+    const step = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(step.promised).toEqual(['ConfigMap/shared failed']);
     expect(step.message).toContain('.data.WORDPRESS_DEBUG is owned by field manager "other-tool"');
     // drift: a co-owner's field is not drift
-    const drift = await runPkgDrift(conn, pkg, ns);
+    const drift = await runPkgDrift(cluster.conn, pkg, cluster.ns);
     expect(drift).toEqual([]);
   });
 
   it('hand edits are configure drift, naming who made them', async () => {
-    const pkg = inlinePackage(ns, { 'cm.yaml': configMap('false').replace('wp-config', 'drifty') });
-    expect((await previewThenApply(conn, pkg, ns)).apply.exitCode).toBe(0);
-    await kubectl(['patch', 'configmap', 'drifty', '-n', ns, '-p', '{"data":{"WORDPRESS_DEBUG":"true"}}']);
-    await kubectl(['label', 'configmap', 'drifty', '-n', ns, 'extra=yes']);
-    const drift = await runPkgDrift(conn, pkg, ns);
+    const pkg = inlinePackage(cluster.ns, { 'cm.yaml': configMap('false').replace('wp-config', 'drifty') });
+    expect((await previewThenApply(cluster.conn, pkg, cluster.ns)).apply.exitCode).toBe(0);
+    await kubectl([
+      'patch',
+      'configmap',
+      'drifty',
+      '-n',
+      cluster.ns,
+      '-p',
+      '{"data":{"WORDPRESS_DEBUG":"true"}}',
+    ]);
+    await kubectl(['label', 'configmap', 'drifty', '-n', cluster.ns, 'extra=yes']);
+    const drift = await runPkgDrift(cluster.conn, pkg, cluster.ns);
     expect(drift).toEqual([
       expect.objectContaining({
         drift: 'configure',
@@ -156,17 +173,17 @@ describe('the ownership rule: hand edits are reverted, adopted objects are fully
 
   it('a Helm release adopted into a package: its fields are handed over, a label dropped later leaves', async () => {
     const chart = await helmCreateChart('shop');
-    await helm(['install', 'shop', chart, '-n', ns, '--set', 'serviceAccount.create=false']);
-    const rendered = await helmTemplateRelease('shop', ns, chart);
-    const pkg = inlinePackage(ns, { 'release.yaml': rendered });
-    const adopted = await previewThenApply(conn, pkg, ns, { inventoryPolicy: 'adopt' });
+    await helm(['install', 'shop', chart, '-n', cluster.ns, '--set', 'serviceAccount.create=false']);
+    const rendered = await helmTemplateRelease('shop', cluster.ns, chart);
+    const pkg = inlinePackage(cluster.ns, { 'release.yaml': rendered });
+    const adopted = await previewThenApply(cluster.conn, pkg, cluster.ns, { inventoryPolicy: 'adopt' });
     expect(adopted.apply.exitCode).toBe(0);
     expect(ownershipNotes(adopted, 'Deployment').join('\n')).toMatch(/released by helm, its previous owner/);
     // the release's storage is deleted, never `helm uninstall` (it would delete the package's objects)
-    await kubectl(['delete', 'secret', '-n', ns, '-l', 'owner=helm,name=shop']);
-    expect((await previewThenApply(conn, pkg, ns)).promised.every((l) => l.endsWith(' unchanged'))).toBe(
-      true,
-    );
+    await kubectl(['delete', 'secret', '-n', cluster.ns, '-l', 'owner=helm,name=shop']);
+    expect(
+      (await previewThenApply(cluster.conn, pkg, cluster.ns)).promised.every((l) => l.endsWith(' unchanged')),
+    ).toBe(true);
 
     // the package drops the chart label from the Deployment: it leaves the live object
     const dropped = rendered.replace(
@@ -175,23 +192,20 @@ describe('the ownership rule: hand edits are reverted, adopted objects are fully
     );
     expect(dropped).not.toBe(rendered);
     pkg.rewrite({ 'release.yaml': dropped });
-    const step = await previewThenApply(conn, pkg, ns);
+    const step = await previewThenApply(cluster.conn, pkg, cluster.ns);
     expect(step.promised).toContain('Deployment/shop configured');
     const live = await get('deployment', 'shop');
     expect(live.metadata.labels?.['helm.sh/chart']).toBeUndefined();
     expect(live.metadata.labels?.['app.kubernetes.io/managed-by']).toBe('Helm');
-    expect((await previewThenApply(conn, pkg, ns)).promised.every((l) => l.endsWith(' unchanged'))).toBe(
-      true,
-    );
+    expect(
+      (await previewThenApply(cluster.conn, pkg, cluster.ns)).promised.every((l) => l.endsWith(' unchanged')),
+    ).toBe(true);
     // the objects stay listed by the package's inventory, which our status (and kpt's) reads
-    const status = await runPkg(conn, pkg, 'status', {}, ns);
+    const status = await runPkg(cluster.conn, pkg, 'status', {}, cluster.ns);
     expect(status.result.status?.map((s) => s.id.kind).sort()).toContain('Deployment');
     expect(minor()).toBeGreaterThanOrEqual(20);
   });
 });
-
-// biome-ignore lint/suspicious/noExplicitAny: objects as the API server returns them
-type Json = Record<string, any>;
 
 async function runPkgDrift(conn: Connection, pkg: { repo: string; rel: string }, ns: string) {
   const { runDriftPackage } = await import('../../src/pipeline/drift-package.js');

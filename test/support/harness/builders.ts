@@ -54,6 +54,8 @@ export interface DeploymentOptions extends MetaOptions {
   /** The pod label `app` (default: the name). */
   app?: string;
   containerPort?: number;
+  /** The container's name (default `main`). */
+  containerName?: string;
   /** More fields of `spec` (progressDeadlineSeconds, strategy...). */
   spec?: Record<string, unknown>;
 }
@@ -61,7 +63,10 @@ export interface DeploymentOptions extends MetaOptions {
 /** A Deployment of one container `main`, selecting `app: <name>`. */
 export function deployment(name: string, o: DeploymentOptions = {}): KubeObject {
   const app = o.app ?? name;
-  const container: Record<string, unknown> = { name: 'main', image: o.image ?? 'example/app:1' };
+  const container: Record<string, unknown> = {
+    name: o.containerName ?? 'main',
+    image: o.image ?? 'example/app:1',
+  };
   // protocol spelled out: server-side apply on 1.20 rejects a port without it
   if (o.containerPort) container.ports = [{ containerPort: o.containerPort, protocol: 'TCP' }];
   return {
