@@ -1,8 +1,15 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
 import { createOriginAndClone, git } from '../support/git-repo.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
+import {
+  configMap,
+  controlPlane,
+  deployment,
+  uniqueName,
+  useCluster,
+  yamlOf,
+} from '../support/harness/index.js';
 import { runAction } from '../support/run-action.js';
 
 const ZERO = '0'.repeat(40);
@@ -15,8 +22,8 @@ const short = (sha: string) => sha.slice(0, 7);
  * instead of retrying it on every push, and refuses scopes nobody asked for.
  */
 describe('catch-up on push', () => {
-  const api = adminClient();
-  let ns: string;
+  const cluster = useCluster({ namespace: 'catchup' });
+  const { api } = cluster;
   let gh: GitHubServer;
   let repo: ReturnType<typeof createOriginAndClone>;
   let kubeconfig: string;
@@ -25,27 +32,20 @@ describe('catch-up on push', () => {
 
   const kptfile = (name: string) => `apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: ${name}\n`;
   const rg = (name: string) =>
-    `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${name}\n  namespace: ${ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${name}-id\n`;
-  const cm = (name: string, color: string) =>
-    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  color: ${color}\n`;
-  const neverReady = (name: string) => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: ${name}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: ${name}}}
-  template:
-    metadata:
-      labels: {app: ${name}}
-      annotations: {sim.kpt-live-action.dev/behavior: never-ready}
-    spec: {containers: [{name: main, image: example/${name}:1}]}
-`;
+    `apiVersion: kpt.dev/v1alpha1\nkind: ResourceGroup\nmetadata:\n  name: ${name}\n  namespace: ${cluster.ns}\n  labels:\n    cli-utils.sigs.k8s.io/inventory-id: ${name}-id\n`;
+  const cm = (name: string, color: string) => yamlOf(configMap(name, { color }));
+  const neverReady = (name: string) =>
+    yamlOf(
+      deployment(name, {
+        image: `example/${name}:1`,
+        podAnnotations: { 'sim.kpt-live-action.dev/behavior': 'never-ready' },
+      }),
+    );
   const inputs = (extra: Record<string, string> = {}) => ({
     kubeconfig,
     'github-token': gh.writeToken,
     'reconcile-timeout': '60s',
-    namespace: ns,
+    namespace: cluster.ns,
     ...extra,
   });
   const push = (before: string, after: string, extra: Record<string, string> = {}) =>
@@ -115,14 +115,13 @@ spec:
   /** A commit straight on main (no pull request). */
   const direct = (files: Record<string, string | null>, message: string) => repo.commit(files, message);
   const color = async (name: string) => {
-    const r = await api.request('GET', `/api/v1/namespaces/${ns}/configmaps/${name}`);
+    const r = await api.request('GET', `/api/v1/namespaces/${cluster.ns}/configmaps/${name}`);
     return r.status === 404 ? undefined : (r.body as { data: { color: string } }).data.color;
   };
   const comments = (n: number) => (gh.state.comments.get(n) ?? []).map((c) => c.body);
   const packagesOf = (run: { outputs: Record<string, string> }) => JSON.parse(run.outputs.packages ?? '[]');
 
   beforeAll(async () => {
-    ns = await createNamespace(api, 'catchup');
     kubeconfig = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
     repo = createOriginAndClone();
     shas.initial = repo.commit({
