@@ -35,6 +35,19 @@ export interface DeployRecord {
   /** `Kind/name: reason` of every object that failed, timed out or was skipped for a failed dependency. */
   failed: string[];
   error?: string;
+  /** The inventory the package named (so a rollback to this deploy can tell whether it still does). */
+  inventory?: { name: string; namespace: string; id: string };
+  /** The namespace given to objects that name none. */
+  namespace?: string;
+  /** The run's settings (src/pipeline/deploy-settings.ts), so a rollback applies this commit the same way. */
+  options?: Record<string, unknown>;
+  /**
+   * Set on the record of a rollback: the commit whose deploy it undid (`of`, when known) and the commit it
+   * applied (`to`, also its `commit`); `kept` and `pruned` name the objects not in the package at `to`.
+   */
+  rollback?: { of?: string; to?: string; kept?: string[]; pruned?: string[] };
+  /** A rollback's objects, each `Kind/name action status`. */
+  objects?: string[];
 }
 
 const cmInfo = async (client: ClusterClient) => {
