@@ -36,8 +36,8 @@ export async function recordRollback(
     rollback: {
       ...(o.of ? { of: o.of } : {}),
       to: o.to,
-      kept: o.kept.map(shortName),
-      pruned: o.pruned.map(shortName),
+      kept: o.kept.map(shortName).sort(),
+      pruned: o.pruned.map(shortName).sort(),
     },
     objects: o.run.objects.map(
       (x) => `${shortName(x.id)} ${x.action}${x.reconcile ? ` ${x.reconcile}` : ''}`,

@@ -37,7 +37,8 @@ const markdown: Style = {
 };
 
 function names(ids: readonly ObjectId[], s: Style): string {
-  const shown = ids.slice(0, MAX_NAMES).map((id) => s.name(shortName(id)));
+  const sorted = ids.map(shortName).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const shown = sorted.slice(0, MAX_NAMES).map((n) => s.name(n));
   const more = ids.length > MAX_NAMES ? ` and ${ids.length - MAX_NAMES} more` : '';
   return `${shown.join(', ')}${more}`;
 }
