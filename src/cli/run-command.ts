@@ -79,7 +79,7 @@ export function runActuation(
           emit,
           onProgress: (line) => progress.line(line),
           onFailure:
-            mode === 'apply'
+            mode === 'apply' && !flags.dryRun
               ? { rollback: !!flags.rollbackOnFailure, prune: !!flags.rollbackPrune }
               : undefined,
           // the failed apply's events end with its own summary; the rollback's are printed as a run of their own

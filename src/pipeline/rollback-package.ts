@@ -134,6 +134,7 @@ export async function runRollback(
       startedAt,
       run,
       history: o.history,
+      target: record,
       to: record.commit,
       of: report.of,
       kept: report.kept,
@@ -146,6 +147,7 @@ export async function runRollback(
   } catch (err) {
     result.outcome = 'error';
     result.error = (err as Error).message;
+    if (result.rollback && !result.rollback.reason) result.rollback.reason = result.error;
     if (err instanceof PackageFailure) result.packageErrors = err.errors;
     result.exitCode = exitCodeOf('error');
     return result;

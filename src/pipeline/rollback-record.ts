@@ -1,7 +1,7 @@
 import type { RunOptions } from '../apply/run-options.js';
 import type { RunResult } from '../apply/run-result.js';
 import { type ObjectId, shortName } from '../common/object-id.js';
-import { writeHistory } from '../inventory/deploy-history.js';
+import { type DeployRecord, writeHistory } from '../inventory/deploy-history.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { deployRecord, type HistoryOptions, refusedBeforeFirstWrite } from './deploy-record.js';
@@ -21,6 +21,8 @@ export async function recordRollback(
     startedAt: string;
     run: RunResult;
     history: HistoryOptions;
+    /** The record of the deploy rolled back to: what identifies its tree is copied from it. */
+    target: DeployRecord;
     to: string;
     of?: string;
     kept: ObjectId[];
@@ -30,8 +32,11 @@ export async function recordRollback(
   },
 ): Promise<string | undefined> {
   if (refusedBeforeFirstWrite(o.run)) return undefined;
+  // the package tree applied is the target's, not the failed one's: its tree hash (when records carry one)
+  const { tree } = o.target as { tree?: unknown };
   const record = {
     ...deployRecord(o.pkg, 'apply', { ...o.history, commit: o.to }, o.to, o.startedAt, o.run),
+    ...(tree !== undefined ? { tree } : {}),
     ...recordedSettings(o.options, o.defaultNamespace, inventory),
     rollback: {
       ...(o.of ? { of: o.of } : {}),

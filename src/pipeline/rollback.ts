@@ -102,6 +102,7 @@ export async function rollBackFailedApply(f: FailedApply): Promise<RollbackRepor
       startedAt,
       run,
       history: f.history.options,
+      target: record,
       to,
       of: f.commit,
       ...left,
