@@ -71,10 +71,8 @@ export async function runHistory(
           .filter(([, n]) => n > 0)
           .map(([k, n]) => `${n} ${k}`)
           .join(', ');
-        // a rollback is an apply of an earlier commit: named as such
-        const mode = r.rollback ? 'rollback' : r.mode;
         progress.out(
-          `${r.startedAt}  ${mode.padEnd(8)} ${r.result.padEnd(7)} ${(r.commit ?? '-').slice(0, 12).padEnd(12)}  ${counts || 'no changes'}  by ${r.trigger}\n`,
+          `${r.startedAt}  ${r.mode.padEnd(8)} ${r.result.padEnd(7)} ${(r.commit ?? '-').slice(0, 12).padEnd(12)}  ${counts || 'no changes'}  by ${r.trigger}\n`,
         );
         if (r.rollback?.of) progress.out(`    rolled back from ${r.rollback.of.slice(0, 12)}\n`);
         if (r.rollback?.kept?.length) progress.out(`    kept: ${r.rollback.kept.join(', ')}\n`);

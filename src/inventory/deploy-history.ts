@@ -15,11 +15,11 @@ export const HistoryLabel = 'kpt-live-action.dev/history-of';
 export interface DeployRecord {
   package: string;
   /**
-   * What ran. A rollback (the package re-applied as of an earlier commit after a failed apply) is to be
-   * recorded as `rollback`, with the earlier commit and tree: catch-up reads any successful non-destroy
-   * record as what the cluster runs, and only a successful `apply` as releasing a failed tree.
+   * What ran. A rollback (the package re-applied as of an earlier commit, after a failed apply or asked
+   * for) is recorded as `rollback`, with the earlier commit and tree: catch-up reads any successful
+   * non-destroy record as what the cluster runs, and only a successful `apply` as releasing a failed tree.
    */
-  mode: 'apply' | 'destroy';
+  mode: 'apply' | 'destroy' | 'rollback';
   commit?: string;
   /**
    * The package directory's git tree hash at `commit` (`git rev-parse <commit>:<dir>`): catch-up compares

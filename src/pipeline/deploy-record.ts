@@ -94,7 +94,7 @@ export function refusedBeforeFirstWrite(run: RunResult): boolean {
 /** The record of a run; the caller adds what only it knows (settings, a rollback's details). */
 export function deployRecord(
   pkg: string,
-  mode: 'apply' | 'destroy',
+  mode: DeployRecord['mode'],
   h: HistoryOptions,
   commit: string | undefined,
   startedAt: string,

@@ -8,9 +8,9 @@ import { deployRecord, type HistoryOptions, refusedBeforeFirstWrite } from './de
 import { recordedSettings } from './deploy-settings.js';
 
 /**
- * Records a rollback in the deploy history: an apply of commit `to` (so the history's "last successful
- * deploy" is what the cluster now runs), marked as a rollback of `of`, with each object's result and the
- * objects it kept or pruned. Nothing for a rollback refused before its first write. The history is listed
+ * Records a rollback in the deploy history: mode `rollback`, commit `to` and its tree (so the history's
+ * last successful deploy is what the cluster now runs, while catch-up still holds the failed tree), the
+ * commit it undid (`of`), each object's result and the objects it kept or pruned. Nothing for a rollback refused before its first write. The history is listed
  * again to trim it (the failed apply's record was just added). Returns a notice when it could not be written.
  */
 export async function recordRollback(
@@ -32,11 +32,10 @@ export async function recordRollback(
   },
 ): Promise<string | undefined> {
   if (refusedBeforeFirstWrite(o.run)) return undefined;
-  // the package tree applied is the target's, not the failed one's: its tree hash (when records carry one)
-  const { tree } = o.target as { tree?: unknown };
+  // the tree applied is the target's (catch-up reads it as what the cluster runs), not today's
+  const history = { ...o.history, commit: o.to, tree: o.target.tree };
   const record = {
-    ...deployRecord(o.pkg, 'apply', { ...o.history, commit: o.to }, o.to, o.startedAt, o.run),
-    ...(tree !== undefined ? { tree } : {}),
+    ...deployRecord(o.pkg, 'rollback', history, o.to, o.startedAt, o.run),
     ...recordedSettings(o.options, o.defaultNamespace, inventory),
     rollback: {
       ...(o.of ? { of: o.of } : {}),

@@ -9,7 +9,8 @@ import type { DeployRecord } from '../inventory/deploy-history.js';
 export type RollbackTarget = { record: DeployRecord } | { none: string; first?: boolean };
 
 const short = (commit: string) => commit.slice(0, 7);
-const isApply = (r: DeployRecord) => r.mode === 'apply';
+/** An apply of some commit's package: an apply, or a rollback (an apply of an earlier commit). */
+const isApply = (r: DeployRecord) => r.mode === 'apply' || r.mode === 'rollback';
 const succeeded = (r: DeployRecord) => isApply(r) && r.result === 'success';
 
 /**

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readHistory } from '../../src/inventory/deploy-history.js';
 import { adminClient, controlPlane, createNamespace, uniqueName } from '../support/cluster.js';
+import { productClient } from '../support/engine.js';
 import { createOriginAndClone, git } from '../support/git-repo.js';
 import { type GitHubServer, startGitHubServer } from '../support/github-server.js';
 import { getObject } from '../support/rollback.js';
@@ -71,13 +73,14 @@ spec:
     (await getObject(`/apis/apps/v1/namespaces/${ns}/deployments/web`))?.spec.template.spec.containers[0]
       .image;
 
+  const appInventory = uniqueName('app');
   beforeAll(async () => {
     ns = await createNamespace(api, 'rbaction');
     kubeconfig = fs.readFileSync(controlPlane().kubeconfigPath, 'utf8');
     repo = createOriginAndClone();
     shas.initial = repo.commit({
       'deploy/app/Kptfile': 'apiVersion: kpt.dev/v1\nkind: Kptfile\nmetadata:\n  name: app\n',
-      'deploy/app/resourcegroup.yaml': rg(uniqueName('app')),
+      'deploy/app/resourcegroup.yaml': rg(appInventory),
       'deploy/app/web.yaml': web('example/web:1', 'ready'),
       'deploy/app/settings.yaml': cm('settings', 'blue'),
     });
@@ -96,9 +99,7 @@ spec:
   it('mode: rollback needs packages, then returns the named package to the deploy before the last', async () => {
     const bare = await dispatch({});
     expect(bare.code).toBe(1);
-    expect(bare.stdout).toMatch(
-      /::error::Invalid input 'packages': mode rollback needs the packages to roll back/,
-    );
+    expect(bare.stdout).toMatch(/::error::mode: rollback needs the packages input/);
     expect(await color()).toBe('green');
 
     const run = await dispatch({ packages: 'deploy/app' });
@@ -200,5 +201,36 @@ spec:
     );
     expect(await image()).toBe('example/web:1');
     expect(await color()).toBe('blue');
+
+    // recorded as a rollback of the crash commit, with the tree it applied: catch-up reads it as what the
+    // cluster runs, and holds the failed tree on the next push instead of applying it again
+    const conn = await productClient();
+    try {
+      const inventory = { name: appInventory, namespace: ns, id: `${appInventory}-id` };
+      const [rolled, crashed] = await readHistory(conn.client, inventory);
+      const initial = (await readHistory(conn.client, inventory)).at(-1)!;
+      expect(rolled).toMatchObject({
+        mode: 'rollback',
+        commit: shas.initial,
+        result: 'success',
+        rollback: { of: shas.crash },
+      });
+      expect(initial).toMatchObject({ mode: 'apply', commit: shas.initial });
+      expect(rolled.tree).toBeDefined();
+      expect(rolled.tree).toBe(initial.tree);
+      expect(crashed).toMatchObject({ mode: 'apply', commit: shas.crash, result: 'failed' });
+      expect(crashed.tree).not.toBe(initial.tree);
+    } finally {
+      conn.client.close();
+    }
+    const readme = repo.commit({ 'README.md': '# platform\n' });
+    const next = await push(shas.crash, readme);
+    expect(next.code, next.stdout).toBe(0);
+    expect(next.summary).toMatch(
+      new RegExp(
+        `\`deploy/app\`: tree of ${shas.crash.slice(0, 7)} failed and was rolled back; not retried until deploy/app changes`,
+      ),
+    );
+    expect(await image()).toBe('example/web:1');
   });
 });

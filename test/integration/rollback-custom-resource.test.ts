@@ -137,11 +137,11 @@ spec:
       // one rollback: the widget was applied once by it
       expect(rollbackEvents.filter((e) => e.type === 'apply' && e.id.kind === 'Widget')).toHaveLength(1);
       const records = await historyOf(conn, pkg.inventory);
-      expect(
-        records.map(
-          (r) => `${r.commit === bad ? 'bad' : 'good'} ${r.result}${r.rollback ? ' rollback' : ''}`,
-        ),
-      ).toEqual(['good failed rollback', 'bad failed', 'good success']);
+      expect(records.map((r) => `${r.mode} ${r.commit === bad ? 'bad' : 'good'} ${r.result}`)).toEqual([
+        'rollback good failed',
+        'apply bad failed',
+        'apply good success',
+      ]);
       expect(records[0].failed).toEqual(['Widget/gadget: Failed: cannot make a widget of size 1']);
     } finally {
       stallAll = false;

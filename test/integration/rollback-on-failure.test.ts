@@ -126,7 +126,7 @@ describe('on-failure: rollback', () => {
     expect(failed.inventory).toEqual(pkg.inventory);
     expect(failed.options).toMatchObject({ fieldManager: 'kpt-live-action', reconcileTimeoutMs: 60_000 });
     expect(rolled).toMatchObject({
-      mode: 'apply',
+      mode: 'rollback',
       commit: good,
       result: 'success',
       rollback: {
@@ -234,9 +234,10 @@ spec: {selector: {app: x}, ports: [{port: 99999}]}
     expect(await getObject(`/api/v1/namespaces/${ns}/services/broken`)).toBeUndefined();
     expect(
       (await historyOf(conn, pkg.inventory)).map(
-        (r) => `${r.commit === bad ? 'bad' : 'good'} ${r.result}${r.rollback ? ' rollback' : ''}`,
+        (r) =>
+          `${r.mode} ${r.commit === bad ? 'bad' : 'good'} ${r.result}${r.rollback ? ` of ${r.rollback.of === bad ? 'bad' : '?'}` : ''}`,
       ),
-    ).toEqual(['good success rollback', 'bad failed', 'good success']);
+    ).toEqual(['rollback good success of bad', 'apply bad failed', 'apply good success']);
   });
 
   it('does not roll back a first deploy, and says what it left and how to remove it', async () => {

@@ -5,7 +5,7 @@ import { chosenTarget, lastGoodDeploy } from '../../../src/pipeline/rollback-tar
 let clock = 0;
 /** A deploy record, newer than the one made before it. */
 const rec = (
-  mode: 'apply' | 'destroy',
+  mode: DeployRecord['mode'],
   result: DeployRecord['result'],
   commit?: string,
   extra: Partial<DeployRecord> = {},
@@ -39,7 +39,7 @@ describe('lastGoodDeploy (on-failure: rollback)', () => {
   });
 
   it('counts a successful rollback as a deploy of the commit it applied', () => {
-    const rollback = rec('apply', 'success', sha('a'), { rollback: { of: sha('b'), to: sha('a') } });
+    const rollback = rec('rollback', 'success', sha('a'), { rollback: { of: sha('b'), to: sha('a') } });
     const history = newestFirst(
       rec('apply', 'success', sha('a')),
       rec('apply', 'failed', sha('b')),
