@@ -6,6 +6,7 @@ import type { PlanComparison } from '../preview/plan-digest.js';
 import { nameOfKey, type PlanGate, type PlanVerdict, type ReviewLookup } from '../preview/plan-gate.js';
 import { scrub } from '../preview/redact.js';
 import { driftLines, renderAppliedSection } from '../report/pr-comment-body.js';
+import { rollbackMarkdownLine } from '../report/rollback-words.js';
 import { AppliedComments } from './applied-comments.js';
 import {
   type CommentThread,
@@ -206,6 +207,17 @@ export class ApplyFeedback {
         runUrl: this.ctx.runUrl,
         drift: this.drift.get(r.path),
         nameOf: nameOfKey,
+        ...(r.rollback
+          ? {
+              rollback: {
+                status: r.rollback.status,
+                markdown: scrub(
+                  rollbackMarkdownLine(r.rollback, { automatic: true, package: r.path }),
+                  secretValues,
+                ),
+              },
+            }
+          : {}),
       });
       for (const pull of pulls) {
         const t = await this.thread(pull.number);

@@ -10,6 +10,7 @@ import { UpdateStrategies, type UpdateStrategy } from '../apply/update-strategy.
 import { type ConflictSettings, conflictSettingsFrom } from '../common/conflict-settings.js';
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
+import type { OnFailure } from '../pipeline/rollback-report.js';
 import { type CommentLayout, CommentLayouts } from './comment-layout.js';
 import * as core from './toolkit.js';
 
@@ -18,7 +19,17 @@ export type CommentMode = (typeof CommentModes)[number];
 export const PlanDriftModes = ['warn', 'fail', 'ignore'] as const;
 export type PlanDriftMode = (typeof PlanDriftModes)[number];
 
-export type ActionMode = 'auto' | 'preview' | 'apply' | 'destroy' | 'status' | 'resolve' | 'drift';
+export type ActionMode =
+  | 'auto'
+  | 'preview'
+  | 'apply'
+  | 'destroy'
+  | 'status'
+  | 'resolve'
+  | 'drift'
+  | 'rollback';
+
+export const OnFailureModes = ['none', 'rollback'] as const;
 
 /** Every input, parsed and validated up front (the only file that reads `core.getInput`). */
 export interface ActionInputs {
@@ -56,6 +67,12 @@ export interface ActionInputs {
    * names it here, keeping the workspace (the base branch) for the workflow's own files.
    */
   workingDirectory: string;
+  /** `on-failure` and `rollback-prune`: what a failed apply does (and what the preview says it would do). */
+  onFailure: OnFailure;
+  /** `mode: rollback`: the commit of the successful deploy to return to ('' = `rollbackSteps` back). */
+  rollbackTo: string;
+  /** `mode: rollback`: how many successful deploys back (default 1: the one before the last). */
+  rollbackSteps?: number;
 }
 
 function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
@@ -152,6 +169,7 @@ export function parseInputs(): ActionInputs {
     'status',
     'resolve',
     'drift',
+    'rollback',
   ] as const);
   const wfc = core.getInput('wait-for-controller').trim();
   const waitForControllerMs = wfc === '' || wfc === 'false' ? 0 : parseDuration(wfc);
@@ -209,9 +227,18 @@ export function parseInputs(): ActionInputs {
       `Invalid input 'package-concurrency': "${concurrencyText}" (expected a whole number of packages at once, at least 1)`,
     );
   }
+  const packages = lines('packages');
+  const rollbackTo = core.getInput('rollback-to').trim();
+  const stepsText = core.getInput('rollback-steps').trim();
+  if (stepsText !== '' && (!/^\d+$/.test(stepsText) || Number(stepsText) < 1))
+    throw new Error(
+      `Invalid input 'rollback-steps': "${stepsText}" (expected a whole number of successful deploys back, at least 1)`,
+    );
+  if (rollbackTo !== '' && stepsText !== '')
+    throw new Error("Invalid inputs 'rollback-to' and 'rollback-steps': give one of them");
   return {
     mode,
-    packages: lines('packages'),
+    packages,
     kubeconfig: core.getInput('kubeconfig'),
     context: core.getInput('context').trim(),
     namespace: core.getInput('namespace').trim(),
@@ -230,5 +257,12 @@ export function parseInputs(): ActionInputs {
     packageConcurrency: Number(concurrencyText),
     keepGoing: bool('keep-going', false),
     workingDirectory: core.getInput('working-directory').trim(),
+    onFailure: {
+      rollback:
+        oneOf('on-failure', core.getInput('on-failure').trim() || 'none', OnFailureModes) === 'rollback',
+      prune: bool('rollback-prune', false),
+    },
+    rollbackTo,
+    ...(stepsText ? { rollbackSteps: Number(stepsText) } : {}),
   };
 }

@@ -1,6 +1,7 @@
-import { countOutcomes, isBlockedOutcome } from '../apply/run-result.js';
-import { displayName } from '../common/object-id.js';
+import { countOutcomes, isBlockedOutcome, type ObjectOutcome } from '../apply/run-result.js';
+import { displayName, shortName } from '../common/object-id.js';
 import type { RunOutcome } from '../common/run-outcome.js';
+import type { RollbackReport } from '../pipeline/rollback-report.js';
 import type { PackageRunResult } from '../pipeline/run-package.js';
 
 /** One package's entry of the action's `result` output (README: Output formats). */
@@ -11,6 +12,8 @@ export interface PackageResultJson {
   error?: string;
   summary: Record<string, number>;
   objects: Record<string, unknown>[];
+  /** A failed apply's rollback (`on-failure: rollback`), or the rollback `mode: rollback` ran. */
+  rollback?: Record<string, unknown>;
 }
 
 export function packageResultJson(r: PackageRunResult): PackageResultJson {
@@ -46,10 +49,17 @@ export function packageResultJson(r: PackageRunResult): PackageResultJson {
       })),
     };
   }
-  const objects = r.run?.objects ?? [];
   return {
     ...base,
-    summary: { ...countOutcomes(objects), blocked: objects.filter(isBlockedOutcome).length },
+    ...runJson(r.run?.objects ?? []),
+    ...(r.rollback ? { rollback: rollbackJson(r.rollback, r.mode !== 'rollback') } : {}),
+  };
+}
+
+/** A run's counts and each object's final action and status. */
+function runJson(objects: readonly ObjectOutcome[]) {
+  return {
+    summary: { ...countOutcomes([...objects]), blocked: objects.filter(isBlockedOutcome).length },
     objects: objects.map((o) => ({
       kind: o.id.kind,
       group: o.id.group,
@@ -62,6 +72,25 @@ export function packageResultJson(r: PackageRunResult): PackageResultJson {
       ...(isBlockedOutcome(o) ? { blocked: true } : {}),
       ...(o.source ? { source: o.source } : {}),
     })),
+  };
+}
+
+/**
+ * `{"status": "rolled-back"|"failed"|"skipped", "to"?, "of"?, "reason"?, "kept": [...], "pruned": [...],
+ * "left"?, "summary"?, "objects"?}`: what the rollback did (objects as `Kind/name`; `summary` and `objects`
+ * as a run's, after a failed apply only).
+ */
+function rollbackJson(rb: RollbackReport, withObjects: boolean): Record<string, unknown> {
+  return {
+    status: rb.status,
+    ...(rb.to ? { to: rb.to } : {}),
+    ...(rb.of ? { of: rb.of } : {}),
+    ...(rb.reason ? { reason: rb.reason } : {}),
+    kept: rb.kept.map(shortName),
+    pruned: rb.pruned.map(shortName),
+    ...(rb.left ? { left: rb.left.map(shortName) } : {}),
+    // asked for (mode: rollback), the package's own summary and objects are the rollback's
+    ...(rb.run && withObjects ? runJson(rb.run.objects) : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import { failed, isBlockedOutcome } from '../apply/run-result.js';
 import type { PackageRunResult } from '../pipeline/run-package.js';
 import { packageResultJson, totals } from './result-json.js';
+import { rolledBackTo, withRollbackWords } from './rollback-report.js';
 import * as core from './toolkit.js';
 
 /** A package the loop did not start (an earlier one failed, or the run was cancelled). */
@@ -14,7 +15,9 @@ export function concludeRun(results: PackageRunResult[], cancelled: boolean): vo
   const bad = results.filter((r) => r.outcome !== 'success');
   if (cancelled) core.setFailed('cancelled: stopped starting new work; the inventory was saved');
   else if (bad.length > 0) {
-    core.setFailed(bad.map((r) => `${r.path}: ${r.error ?? describeFailure(r)}`).join('\n'));
+    core.setFailed(
+      bad.map((r) => withRollbackWords(r, `${r.path}: ${r.error ?? describeFailure(r)}`)).join('\n'),
+    );
   }
 }
 
@@ -49,4 +52,5 @@ export function setOutputs(results: PackageRunResult[]) {
   core.setOutput('pruned', String(t.pruned));
   core.setOutput('failed', String(t.failed));
   core.setOutput('result', JSON.stringify({ packages: json }));
+  core.setOutput('rolled-back-to', rolledBackTo(results));
 }

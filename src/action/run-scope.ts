@@ -50,7 +50,7 @@ export function resolveMode(mode: ActionMode, ctx: EventContext): { mode: RunMod
 /** The scope of a run (see RunScope); throws a UsageError for combinations that must not run. */
 export function runScope(mode: RunMode, ctx: EventContext, packages: readonly string[]): RunScope {
   const named = packages.length > 0;
-  if (ctx.mergeGroup && (mode === 'apply' || mode === 'destroy')) {
+  if (ctx.mergeGroup && (mode === 'apply' || mode === 'destroy' || mode === 'rollback')) {
     throw new UsageError(
       `mode: ${mode} on a merge_group event: the merge queue's commit (${ctx.mergeGroup.headSha.slice(0, 7)}) may never land on the branch. ` +
         'Preview in the merge queue (mode: auto or preview) and apply on the push to the default branch',
@@ -60,6 +60,14 @@ export function runScope(mode: RunMode, ctx: EventContext, packages: readonly st
     if (!named) {
       throw new UsageError(
         'mode: destroy needs the packages input (the package directories to destroy, one per line): it never destroys every package',
+      );
+    }
+    return { kind: 'explicit' };
+  }
+  if (mode === 'rollback') {
+    if (!named) {
+      throw new UsageError(
+        'mode: rollback needs the packages input (the package directories to roll back, one per line): it never rolls back every package',
       );
     }
     return { kind: 'explicit' };

@@ -1,6 +1,8 @@
 import type { Connection } from '../kube/connect.js';
 import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
+import { runRollback } from '../pipeline/rollback-package.js';
 import { type PackageRunResult, packageSecretValues, runPackage } from '../pipeline/run-package.js';
+import { renderPreviewText } from '../report/preview-text.js';
 import type { ApplyFeedback } from './apply-feedback.js';
 import type { EventContext } from './github/index.js';
 import type { ActionInputs } from './inputs.js';
@@ -8,6 +10,7 @@ import type { PreviewComments } from './preview-comments.js';
 import { forUntrustedReaders } from './pull-request-trust.js';
 import { runRemovedPackage } from './removed-package.js';
 import { eventLogger, reportPackage } from './report-package.js';
+import { reportRollback } from './rollback-report.js';
 import { skippedResult } from './run-outputs.js';
 import type { RunMode } from './run-scope.js';
 import type { SelectedUnit } from './select-packages.js';
@@ -56,7 +59,11 @@ export async function runUnits(units: SelectedUnit[], c: UnitsContext): Promise<
     core.endGroup();
     feedback?.verdict(unit.path, result.planCheck);
     const secrets = packageSecretValues(result);
-    const summary = reportPackage(result, secrets) + (feedback?.summarySection(unit.path) ?? '');
+    const rollback = reportRollback(result, secrets);
+    const summary =
+      mode === 'rollback'
+        ? rollback + reportPackage(result, secrets)
+        : reportPackage(result, secrets) + rollback + (feedback?.summarySection(unit.path) ?? '');
     results.push(result);
     // the PR comment goes out with other packages' (writes are spaced by the request policy); the job
     // summary section and the apply feedback one package at a time, in the order packages finish
@@ -102,6 +109,22 @@ function runOne(
   gate: Awaited<ReturnType<ApplyFeedback['gate']>>,
 ): Promise<PackageRunResult> {
   const { inputs, ctx, mode, conn } = c;
+  if (mode === 'rollback') {
+    return runRollback(conn.client, unit.path, {
+      repoRoot: c.repoRoot,
+      defaultNamespace: inputs.namespace || conn.access.namespace,
+      options: inputs.run,
+      prune: inputs.onFailure.prune,
+      ...(inputs.rollbackTo ? { to: inputs.rollbackTo } : { steps: inputs.rollbackSteps }),
+      dryRun: false,
+      history: { trigger: ctx.runUrl, keep: inputs.historyLimit, allowStale: true },
+      emit,
+      signal: c.signal,
+      onProgress: log,
+      onPreview: (doc) => log(renderPreviewText(doc)),
+      previewContext: { cluster: conn.access.clusterName, runUrl: ctx.runUrl },
+    });
+  }
   if (unit.removed && (mode === 'preview' || mode === 'apply')) {
     return runRemovedPackage(conn.client, unit, mode, {
       repoRoot: c.repoRoot,
@@ -125,6 +148,11 @@ function runOne(
     },
     onProgress: log,
     gate,
+    onFailure: inputs.onFailure,
+    rollbackEvents: (to) => {
+      log(`the apply of ${unit.path} failed: rolling back to ${to.slice(0, 7)}, its last successful deploy`);
+      return emit;
+    },
     previewContext: {
       cluster: conn.access.clusterName,
       commit: ctx.pullRequest?.headSha ?? ctx.mergeGroup?.headSha ?? ctx.sha,

@@ -1,6 +1,7 @@
 import { formatDuration } from '../common/duration.js';
 import { idKey, type ObjectId, shortName } from '../common/object-id.js';
 import { ObjectWatcher } from '../status/object-watcher.js';
+import { appliedAt } from '../status/stale-deadline.js';
 import { observe, type WaitOutcome, type WaitTarget, waitForObjects } from '../status/wait-for-objects.js';
 import { waitDisabled } from './apply-wave.js';
 import { markBlocked, outcomeFor, type RunState } from './run-state.js';
@@ -68,6 +69,10 @@ export async function waitWave(
       uid: condition === 'Current' ? applied?.uid : liveUid,
       hasStatusSubresource: applied?.hasStatus,
       touchedByRun: applied?.touched,
+      appliedAt:
+        condition === 'Current' && applied?.touched
+          ? appliedAt(applied.object, state.options.fieldManager)
+          : undefined,
     };
     // what the write itself answered settles it when that already meets the condition (a Role or a
     // ConfigMap is Current as applied; a DELETE answered Success is gone): no watch for those

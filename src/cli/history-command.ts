@@ -72,8 +72,11 @@ export async function runHistory(
           .map(([k, n]) => `${n} ${k}`)
           .join(', ');
         progress.out(
-          `${r.startedAt}  ${r.mode.padEnd(7)} ${r.result.padEnd(7)} ${(r.commit ?? '-').slice(0, 12).padEnd(12)}  ${counts || 'no changes'}  by ${r.trigger}\n`,
+          `${r.startedAt}  ${r.mode.padEnd(8)} ${r.result.padEnd(7)} ${(r.commit ?? '-').slice(0, 12).padEnd(12)}  ${counts || 'no changes'}  by ${r.trigger}\n`,
         );
+        if (r.rollback?.of) progress.out(`    rolled back from ${r.rollback.of.slice(0, 12)}\n`);
+        if (r.rollback?.kept?.length) progress.out(`    kept: ${r.rollback.kept.join(', ')}\n`);
+        if (r.rollback?.pruned?.length) progress.out(`    pruned: ${r.rollback.pruned.join(', ')}\n`);
         for (const f of r.failed) progress.out(`    ${f}\n`);
         if (r.error) progress.out(`    error: ${r.error}\n`);
       }

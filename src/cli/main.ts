@@ -8,13 +8,14 @@ import {
   addClusterFlags,
   addDestroyFlags,
   addDriftFlags,
+  countArg,
   normaliseBoolFlags,
   type RunFlags,
 } from './options.js';
 import { kubeconfigSource } from './package-dir.js';
 
 /** The commands whose first step is the cluster connection (init, migrate and the rest connect later or never). */
-const Connecting = new Set(['preview', 'apply', 'destroy', 'status', 'drift']);
+const Connecting = new Set(['preview', 'apply', 'destroy', 'status', 'drift', 'rollback']);
 
 const dirsArg = (dirs: string[]) => (dirs.length > 0 ? dirs : ['.']);
 
@@ -85,6 +86,32 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
     .addHelpText('after', EXIT_CODES)
     .action((dirs: string[], flags: RunFlags) =>
       run(async () => (await import('./run-command.js')).runActuation('destroy', dirsArg(dirs), flags, ctx)),
+    );
+
+  addApplyFlags(program.command('rollback').argument('[DIR...]', 'package directories (default: .)'))
+    .description(
+      'apply each package as an earlier successful deploy applied it (default: the one before the last): its commit from git, its recorded inventory and settings; a preview first',
+    )
+    .option('--to <commit>', 'the commit of the successful deploy to return to (see `kpt-live history`)')
+    .option(
+      '--steps <n>',
+      'go back this many successful deploys (default 1: the one before the last)',
+      countArg,
+    )
+    .addOption(outputOption(['events', 'json', 'table'], 'events'))
+    .addHelpText(
+      'after',
+      `
+The settings the deploy recorded are used (flags you give override them); objects the package at that
+commit lacks are kept and listed unless --rollback-prune. --dry-run prints the preview and changes nothing.
+${EXIT_CODES}`,
+    )
+    .action((dirs: string[], flags: RunFlags, cmd: Command) =>
+      run(async () =>
+        (await import('./rollback-command.js')).runRollbackCommand(dirsArg(dirs), flags, ctx, (name) =>
+          cmd.getOptionValueSource(name),
+        ),
+      ),
     );
 
   addClusterFlags(program.command('status').argument('[DIR...]', 'package directories (default: .)'))

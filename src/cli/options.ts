@@ -47,6 +47,10 @@ export interface RunFlags extends ConflictFlags {
   packageConcurrency?: number;
   /** apply/destroy: go on with the next packages after one that did not succeed. */
   keepGoing?: boolean;
+  /** apply: after a failed apply, apply the package as of the last successful deploy (`on-failure: rollback`). */
+  rollbackOnFailure?: boolean;
+  /** apply with a rollback, and rollback: prune the objects the package rolled back to lacks. */
+  rollbackPrune?: boolean;
 }
 
 export type ProgressMode = 'auto' | 'always' | 'never';
@@ -181,7 +185,15 @@ export function addApplyFlags(cmd: Command): Command {
       ).choices(['fallback-on-replace', 'always-replace', 'skip']),
     )
     .option('--allow-stale', 'apply a commit older than the last one applied (the stale-commit guard)')
-    .option('--history-limit <n>', 'deploy records kept per package', countArg, 20);
+    .option('--history-limit <n>', 'deploy records kept per package', countArg, 20)
+    .option(
+      '--rollback-on-failure',
+      'when the apply fails after its first write, apply the package as of the last successful deploy (its commit from git, its recorded inventory and settings), then exit 3',
+    )
+    .option(
+      '--rollback-prune',
+      'a rollback also prunes the objects the failed deploy added (default: kept, listed, still in the inventory)',
+    );
   addWaitFlags(cmd);
   return addKptCompatFlags(cmd);
 }
@@ -272,6 +284,8 @@ const BOOL_FLAGS: Record<string, { on?: string; off?: string }> = {
   'fail-fast': { off: '--no-fail-fast' },
   preflight: { off: '--no-preflight' },
   'allow-stale': { on: '--allow-stale' },
+  'rollback-on-failure': { on: '--rollback-on-failure' },
+  'rollback-prune': { on: '--rollback-prune' },
   'wait-for-jobs': { on: '--wait-for-jobs' },
   'show-status-events': { on: '--show-status-events' },
   'server-side': { on: '--server-side' },

@@ -46,6 +46,8 @@ export async function runPreview(
         defaultNamespace: flags.namespace ?? conn.access.namespace,
         options,
         previewContext: { cluster: conn.access.clusterName },
+        // the line under the plan that says what a failed apply would do, when asked about a rollback
+        ...(flags.rollbackOnFailure ? { onFailure: { rollback: true, prune: !!flags.rollbackPrune } } : {}),
       });
       if (result.preview) {
         const doc = loc.root === ctx.cwd ? result.preview : { ...result.preview, package: arg };

@@ -1,5 +1,7 @@
+import type { RunEvent } from '../apply/events.js';
 import type { Connection } from '../kube/connect.js';
 import { type PackageRunResult, runPackage } from '../pipeline/run-package.js';
+import { rollbackLine } from '../report/rollback-words.js';
 import { type CliContext, printError } from './cli-io.js';
 import { forEachPackage } from './for-each-package.js';
 import { cliHistory } from './history-command.js';
@@ -22,6 +24,17 @@ export function reportResult(
   if ((result.exitCode === 3 || (result.exitCode === 1 && !result.error)) && result.run)
     ctx.stderr.write(renderFailures(result.run.objects));
   if (result.exitCode === 0 && result.run) ctx.stderr.write(renderAllowedSkips(result.run.objects));
+  if (result.rollback) {
+    const automatic = result.mode !== 'rollback';
+    for (const notice of result.rollback.notices) ctx.stderr.write(`note: ${notice}\n`);
+    const rollback = result.rollback.run;
+    if (automatic && rollback && rollback.outcome !== 'success') {
+      if (rollback.error) printError(ctx, `rollback: ${rollback.error}`);
+      ctx.stderr.write(renderFailures(rollback.objects).replace(/^error: /, 'error: rollback: '));
+    }
+    const words = rollbackLine(result.rollback, { automatic, package: result.path });
+    ctx.stderr.write(`kpt-live: ${result.path}: ${words}\n`);
+  }
 }
 
 /** `kpt-live apply|destroy DIR...`: the engine's events printed as kpt prints them, live. */
@@ -40,10 +53,16 @@ export function runActuation(
     { mode, verb: mode === 'apply' ? 'applying' : 'destroying' },
     (conn) => async (arg, progress, ctx) => {
       const loc = locatePackage(arg, ctx.cwd);
-      const printer = eventPrinter(format, (t) => progress.out(t), {
-        showStatusEvents: flags.showStatusEvents,
-        live: format === 'table' && !!ctx.stdout.isTTY,
-      });
+      const newPrinter = () =>
+        eventPrinter(format, (t) => progress.out(t), {
+          showStatusEvents: flags.showStatusEvents,
+          live: format === 'table' && !!ctx.stdout.isTTY,
+        });
+      let printer = newPrinter();
+      const emit = (e: RunEvent) => {
+        printer.event(e);
+        progress.event(e);
+      };
       // a dry run is the same walk with every write a server-side dry-run (apply) or left out (destroy)
       if (flags.dryRun && format === 'events') progress.out('Dry-run strategy: server\n');
       const result = await runPackage(
@@ -57,11 +76,21 @@ export function runActuation(
           dryRun: flags.dryRun,
           history: flags.dryRun ? undefined : cliHistory(loc.root, flags),
           signal: ctx.signal,
-          emit: (e) => {
-            printer.event(e);
-            progress.event(e);
-          },
+          emit,
           onProgress: (line) => progress.line(line),
+          onFailure:
+            mode === 'apply' && !flags.dryRun
+              ? { rollback: !!flags.rollbackOnFailure, prune: !!flags.rollbackPrune }
+              : undefined,
+          // the failed apply's events end with its own summary; the rollback's are printed as a run of their own
+          rollbackEvents: (to) => {
+            printer.finish();
+            progress.err(
+              `kpt-live: the apply failed: rolling back to ${to.slice(0, 7)}, the last successful deploy\n`,
+            );
+            printer = newPrinter();
+            return emit;
+          },
         },
       );
       progress.stop();

@@ -15,11 +15,11 @@ export const HistoryLabel = 'kpt-live-action.dev/history-of';
 export interface DeployRecord {
   package: string;
   /**
-   * What ran. A rollback (the package re-applied as of an earlier commit after a failed apply) is to be
-   * recorded as `rollback`, with the earlier commit and tree: catch-up reads any successful non-destroy
-   * record as what the cluster runs, and only a successful `apply` as releasing a failed tree.
+   * What ran. A rollback (the package re-applied as of an earlier commit, after a failed apply or asked
+   * for) is recorded as `rollback`, with the earlier commit and tree: catch-up reads any successful
+   * non-destroy record as what the cluster runs, and only a successful `apply` as releasing a failed tree.
    */
-  mode: 'apply' | 'destroy';
+  mode: 'apply' | 'destroy' | 'rollback';
   commit?: string;
   /**
    * The package directory's git tree hash at `commit` (`git rev-parse <commit>:<dir>`): catch-up compares
@@ -35,6 +35,19 @@ export interface DeployRecord {
   /** `Kind/name: reason` of every object that failed, timed out or was skipped for a failed dependency. */
   failed: string[];
   error?: string;
+  /** The inventory the package named (so a rollback to this deploy can tell whether it still does). */
+  inventory?: { name: string; namespace: string; id: string };
+  /** The namespace given to objects that name none. */
+  namespace?: string;
+  /** The run's settings (src/pipeline/deploy-settings.ts), so a rollback applies this commit the same way. */
+  options?: Record<string, unknown>;
+  /**
+   * Set on the record of a rollback: the commit whose deploy it undid (`of`, when known) and the commit it
+   * applied (`to`, also its `commit`); `kept` and `pruned` name the objects not in the package at `to`.
+   */
+  rollback?: { of?: string; to?: string; kept?: string[]; pruned?: string[] };
+  /** A rollback's objects, each `Kind/name action status`. */
+  objects?: string[];
 }
 
 const cmInfo = async (client: ClusterClient) => {

@@ -53,27 +53,30 @@ export async function readDeployHistory(
 export async function recordDeploy(
   client: ClusterClient,
   inventory: InventoryRef,
-  o: { mode: string; pkg: string; startedAt: string; run: RunResult; history: DeployHistory },
+  o: {
+    mode: string;
+    pkg: string;
+    startedAt: string;
+    run: RunResult;
+    history: DeployHistory;
+    /** The inventory and settings it ran with (recordedSettings), for a later rollback to this deploy. */
+    settings?: Pick<DeployRecord, 'inventory' | 'namespace' | 'options'>;
+  },
 ): Promise<string | undefined> {
   const { run, history } = o;
   if (!history.entries || (o.mode !== 'apply' && o.mode !== 'destroy')) return undefined;
-  // a run refused before its first write (pre-flight, empty package, lock) changed nothing: no record
-  const changedNothing = run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
+  // a run refused before its first write (pre-flight, empty package, lock) changed nothing: no record;
   // a destroy that deleted the inventory's Namespace took the history with it
-  if (changedNothing || run.namespaceDeleted) return undefined;
+  if (refusedBeforeFirstWrite(run) || run.namespaceDeleted) return undefined;
   try {
     if (o.mode === 'destroy' && run.outcome === 'success') {
       await deleteHistory(client, inventory);
       return undefined;
     }
-    const record = deployRecord(
-      o.pkg,
-      o.mode,
-      history.options,
-      await history.options.commit,
-      o.startedAt,
-      run,
-    );
+    const record = {
+      ...deployRecord(o.pkg, o.mode, history.options, await history.options.commit, o.startedAt, run),
+      ...o.settings,
+    };
     await writeHistory(client, inventory, record, history.options.keep, history.entries);
     return undefined;
   } catch (err) {
@@ -83,9 +86,15 @@ export async function recordDeploy(
   }
 }
 
-function deployRecord(
+/** A run refused before its first write (pre-flight, empty package, plan gate): it changed nothing. */
+export function refusedBeforeFirstWrite(run: RunResult): boolean {
+  return run.outcome === 'error' && run.objects.every((x) => x.action === 'none');
+}
+
+/** The record of a run; the caller adds what only it knows (settings, a rollback's details). */
+export function deployRecord(
   pkg: string,
-  mode: 'apply' | 'destroy',
+  mode: DeployRecord['mode'],
   h: HistoryOptions,
   commit: string | undefined,
   startedAt: string,

@@ -11,8 +11,12 @@ import { collectSecretValues } from '../preview/redact.js';
 import type { PreviewDocument } from '../preview/types.js';
 import { applySteps, destroySteps } from './cluster-run.js';
 import { type DeployHistory, type HistoryOptions, readDeployHistory, recordDeploy } from './deploy-record.js';
+import { recordedSettings } from './deploy-settings.js';
+import { onFailurePlan } from './on-failure-plan.js';
 import { type ObjectStatus, readPackageStatus } from './package-status.js';
 import { type PreparedPackage, preparePackage } from './prepare-package.js';
+import { rollBackFailedApply } from './rollback.js';
+import type { OnFailure, RollbackReport } from './rollback-report.js';
 import { scrubbedEvents } from './scrubbed-events.js';
 import { staleCommitReason } from './stale-commit.js';
 import { takeLock } from './take-lock.js';
@@ -25,7 +29,8 @@ export type Mode = 'preview' | 'apply' | 'destroy' | 'status';
 /** One package's result in any mode: what the CLI prints and the action's `result` output carries. */
 export interface PackageRunResult {
   path: string;
-  mode: Mode;
+  /** `rollback`: `kpt-live rollback` / `mode: rollback` (rollback-package.ts). */
+  mode: Mode | 'rollback';
   /** `skipped`: never started (an earlier package failed under the package loop's rule, or cancelled). */
   outcome: RunOutcome | 'skipped';
   error?: string;
@@ -38,6 +43,8 @@ export interface PackageRunResult {
   status?: ObjectStatus[];
   /** The pre-flight's plan compared with the reviewed one (apply with a plan gate). */
   planCheck?: PlanVerdict;
+  /** apply with `on-failure: rollback` that failed, and a rollback asked for: what the rollback did. */
+  rollback?: RollbackReport;
   /** Package problems (invalid YAML, unknown kinds, ...), each with file and line, when the package was refused. */
   packageErrors?: PackageError[];
   /** The contract's exit code: 0 ok, 1 fatal error (or a dry run the pre-flight would refuse), 3 objects failed. */
@@ -58,6 +65,13 @@ export interface RunPackageOptions {
   history?: HistoryOptions;
   /** apply: the plan the merged pull request reviewed (fetched before the run), compared before the first write. */
   gate?: PlanGate;
+  /**
+   * apply: what a failed apply does (`on-failure`, `rollback-prune`); preview: what the preview says a
+   * failure would do (the deploy history read, no lock).
+   */
+  onFailure?: OnFailure;
+  /** apply with a rollback: the sink for the rollback's events, asked for when it starts (default `emit`). */
+  rollbackEvents?: (to: string) => RunEventSink;
 }
 
 /**
@@ -126,8 +140,25 @@ export async function runPackage(
         startedAt,
         run,
         history,
+        settings: recordedSettings(o.options, o.defaultNamespace, inventory),
       });
       if (notice) result.notices.push(notice);
+    }
+    if (mode === 'apply' && o.onFailure?.rollback) {
+      result.rollback = await rollBackFailedApply({
+        client,
+        repoRoot: o.repoRoot,
+        prepared,
+        run,
+        commit: await o.history?.commit,
+        history,
+        options: o.options,
+        defaultNamespace: o.defaultNamespace,
+        onFailure: o.onFailure,
+        events: (to) => scrubbedEvents(o.rollbackEvents?.(to) ?? emit, () => secretValues),
+        signal: o.signal,
+        onProgress: o.onProgress,
+      });
     }
     if (mode === 'preview') {
       result.preview = await previewDocument(run, {
@@ -136,8 +167,9 @@ export async function runPackage(
         fieldManager: o.options.fieldManager,
         context: { namespace: inventory.namespace, ...o.previewContext },
       });
+      if (o.onFailure) result.preview.onFailure = await onFailurePlan(client, inventory, o.onFailure);
     }
-    return withRun(result, run);
+    return withRollback(withRun(result, run));
   } catch (err) {
     result.outcome = 'error';
     result.error = (err as Error).message;
@@ -154,7 +186,7 @@ export async function runPackage(
  * would refuse an object (rejected by the server's dry-run, nothing would change), 3 when objects would be
  * blocked, 0 otherwise.
  */
-function withRun(result: PackageRunResult, run: RunResult): PackageRunResult {
+export function withRun(result: PackageRunResult, run: RunResult): PackageRunResult {
   result.run = run;
   result.outcome = run.outcome;
   result.error = run.error;
@@ -163,6 +195,12 @@ function withRun(result: PackageRunResult, run: RunResult): PackageRunResult {
     run.dryRun &&
     run.objects.some((x) => x[DecidedOn]?.decision.action === 'error' && !x[DecidedOn].decision.blocked);
   if (rejected) result.exitCode = 1;
+  return result;
+}
+
+/** A rollback that ran (whatever its end) leaves the deploy failed: exit 3, as the contract says. */
+function withRollback(result: PackageRunResult): PackageRunResult {
+  if (result.rollback && result.rollback.status !== 'skipped') result.exitCode = 3;
   return result;
 }
 
@@ -187,9 +225,13 @@ async function staleReason(repoRoot: string, h: HistoryOptions, history: DeployH
     : undefined;
 }
 
-/** The Secret values of the package's objects: no event, log line, comment or summary may show them. */
-export function packageSecretValues(result: Pick<PackageRunResult, 'prepared'>): string[] {
-  return collectSecretValues((result.prepared?.objects ?? []).map((x) => x.object));
+/**
+ * The Secret values of the package's objects (and of the package a rollback applied): no event, log line,
+ * comment or summary may show them.
+ */
+export function packageSecretValues(result: Pick<PackageRunResult, 'prepared' | 'rollback'>): string[] {
+  const objects = [...(result.prepared?.objects ?? []), ...(result.rollback?.prepared?.objects ?? [])];
+  return collectSecretValues(objects.map((x) => x.object));
 }
 
 /** A run refused before anything ran: reported once as an error event. */

@@ -86,6 +86,8 @@ export interface PreviewDocument {
   waves: string[][];
   /** depends-on edges (from depends on to), short names, for the graph. */
   edges: { from: string; to: string }[];
+  /** What a failed apply of this plan would do (`on-failure`); not part of the plan (nor of its digest). */
+  onFailure?: OnFailurePlan;
   context: {
     cluster?: string;
     namespace?: string;
@@ -110,4 +112,13 @@ export function emptySummary(): PreviewSummary {
     orphan: 0,
     blocked: 0,
   };
+}
+
+/** What a failed apply would do: roll back to commit `to`, or leave the cluster as the failure left it (`reason`). */
+export interface OnFailurePlan {
+  action: 'rollback' | 'none';
+  /** The commit a rollback would return to (the last successful deploy), when known. */
+  to?: string;
+  /** Why it would be left as is, or why the commit is not known. */
+  reason?: string;
 }

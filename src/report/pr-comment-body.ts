@@ -33,6 +33,8 @@ export interface AppliedInfo {
   drift?: PlanComparison;
   /** Names objects in the drift lines (`Deployment/web`) from their idKey. */
   nameOf?: (key: string) => string;
+  /** What the failed apply's rollback did, as one markdown line (rollbackMarkdownLine), and how it ended. */
+  rollback?: { markdown: string; status: 'rolled-back' | 'failed' | 'skipped' };
 }
 
 /** Failed objects listed; the rest are counted (the job summary has every one). */
@@ -68,6 +70,10 @@ export function renderAppliedSection(a: AppliedInfo): string {
       lines.push(`- ❌ ${code(f.name)}: ${escapeText(clip(f.reason, MAX_REASON))}`);
     if (a.failed.length > MAX_FAILED)
       lines.push(`- … and ${a.failed.length - MAX_FAILED} more (see the run)`);
+  }
+  if (a.rollback) {
+    const icon = a.rollback.status === 'rolled-back' ? '↩️' : a.rollback.status === 'failed' ? '❌' : '⚠️';
+    lines.push('', `${icon} ${a.rollback.markdown}`);
   }
   if (a.drift && !a.drift.same) lines.push('', ...driftLines(a.drift, a.nameOf));
   const run = encodeURI(a.runUrl).replace(/[()]/g, encodeURIComponent);

@@ -1,6 +1,7 @@
 import { formatDuration } from '../common/duration.js';
 import type { PreviewDocument, PreviewObject } from '../preview/types.js';
 import { cell, clip, code, escapeHtml, escapeText, fenced } from './markdown.js';
+import { onFailureWords } from './on-failure-words.js';
 import { renderWaveGraph } from './preview-mermaid.js';
 import {
   ACTION_ICON,
@@ -176,6 +177,7 @@ function render(doc: PreviewDocument, plan: Plan, opts: PreviewMarkdownOptions):
   if (plan.rows > 0 && objects.length > 0) blocks.push(table(doc, objects, plan.rows));
   const owners = ownershipLines(doc, objects);
   if (owners.length > 0) blocks.push(['**Fields other managers hold**', '', ...owners]);
+  if (doc.onFailure) blocks.push([onFailureWords(doc.onFailure, 'markdown')]);
   if (plan.details) {
     for (const obj of objects) if (obj.diff) blocks.push(detailsBlock(doc, obj, plan.diffLines));
   }

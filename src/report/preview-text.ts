@@ -1,5 +1,6 @@
 import { formatDuration } from '../common/duration.js';
 import type { PreviewAction, PreviewDocument } from '../preview/types.js';
+import { onFailureWords } from './on-failure-words.js';
 import {
   actionWords,
   changeWords,
@@ -92,6 +93,7 @@ export function renderPreviewText(doc: PreviewDocument, opts: PreviewTextOptions
       }
     }
   }
+  if (doc.onFailure) lines.push('', onFailureWords(doc.onFailure, 'text'));
   const c = doc.context;
   const footer = [`field manager ${c.fieldManager}`];
   if (c.commit) footer.unshift(`at ${c.commit.slice(0, 7)}`);

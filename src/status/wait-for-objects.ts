@@ -4,6 +4,7 @@ import type { ObjectRef } from '../kube/cluster-client.js';
 import { computeStatus } from './compute-status.js';
 import type { ObjectWatcher } from './object-watcher.js';
 import { RolloutWatch } from './rollout/rollout-watch.js';
+import { isStaleDeadline } from './stale-deadline.js';
 import type { StatusOptions } from './status-options.js';
 import type { KStatus, StatusResult, WaitStatus } from './types.js';
 import { awaitingController } from './wait-for-controller.js';
@@ -18,6 +19,8 @@ export interface WaitTarget {
   /** wait-for-controller: whether its kind has a status subresource and this run changed it. */
   hasStatusSubresource?: boolean;
   touchedByRun?: boolean;
+  /** When this run's apply changed it (server time): a Deployment's progress deadline passed before is stale. */
+  appliedAt?: string;
 }
 
 export interface WaitOptions {
@@ -80,7 +83,15 @@ export function observe(
       graceMs: opts.controllerGraceMs ?? 0,
     });
     if (held) return held;
-  } else if (target.uid && obj.metadata.uid && obj.metadata.uid !== target.uid) {
+    const result = computeStatus(obj, opts.status);
+    if (result.status === 'Failed' && isStaleDeadline(obj, target.appliedAt))
+      return {
+        status: 'InProgress',
+        message: 'progress deadline exceeded by an earlier rollout: waiting for this one',
+      };
+    return result;
+  }
+  if (target.uid && obj.metadata.uid && obj.metadata.uid !== target.uid) {
     return { status: 'NotFound', message: 'Resource not found (a new object has the name)' };
   }
   return computeStatus(obj, opts.status);

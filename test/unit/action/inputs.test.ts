@@ -9,6 +9,24 @@ function withInputs(inputs: Record<string, string>) {
 describe('parseInputs', () => {
   afterEach(() => vi.unstubAllEnvs());
 
+  it('reads on-failure and rollback-prune (default: none, kept) and the rollback target inputs', () => {
+    expect(parseInputs().onFailure).toEqual({ rollback: false, prune: false });
+    withInputs({ 'on-failure': 'rollback', 'rollback-prune': 'true' });
+    expect(parseInputs().onFailure).toEqual({ rollback: true, prune: true });
+    vi.unstubAllEnvs();
+    withInputs({ mode: 'rollback', packages: 'deploy/app', 'rollback-steps': '2' });
+    expect(parseInputs()).toMatchObject({
+      mode: 'rollback',
+      packages: ['deploy/app'],
+      rollbackTo: '',
+      rollbackSteps: 2,
+    });
+    withInputs({ 'rollback-to': '3f2a1c0' });
+    expect(() => parseInputs()).toThrow(
+      "Invalid inputs 'rollback-to' and 'rollback-steps': give one of them",
+    );
+  });
+
   it('applies the documented defaults (action.yml) when nothing is set', () => {
     const i = parseInputs();
     expect(i.mode).toBe('auto');
@@ -184,7 +202,7 @@ describe('parseInputs', () => {
     [
       'mode',
       'deploy',
-      /Invalid input 'mode': "deploy" \(accepted: auto, preview, apply, destroy, status, resolve, drift\)/,
+      /Invalid input 'mode': "deploy" \(accepted: auto, preview, apply, destroy, status, resolve, drift, rollback\)/,
     ],
     ['reconcile-timeout', '10x', /Invalid input 'reconcile-timeout': "10x" \(expected a duration/],
     ['prune', 'yes', /Invalid input 'prune': "yes" \(accepted: true, false\)/],
@@ -210,6 +228,9 @@ describe('parseInputs', () => {
     ['comment-key', 'prod -->', /Invalid input 'comment-key': "prod -->"/],
     ['comment-key', 'prod\neu', /Invalid input 'comment-key': "prod\\neu"/],
     ['comment-key', '<!-- x', /Invalid input 'comment-key'/],
+    ['on-failure', 'revert', /Invalid input 'on-failure': "revert" \(accepted: none, rollback\)/],
+    ['rollback-prune', 'yes', /Invalid input 'rollback-prune': "yes" \(accepted: true, false\)/],
+    ['rollback-steps', '0', /Invalid input 'rollback-steps': "0"/],
   ])('rejects %s=%s naming the input and the accepted values', (name, value, message) => {
     withInputs({ [name]: value });
     expect(() => parseInputs()).toThrow(message);

@@ -51,6 +51,13 @@ describe('the scope of a run', () => {
     expect(() => runScope('destroy', base, [])).toThrow(UsageError);
   });
 
+  it('rollback needs packages, on every event, and is refused in a merge queue', () => {
+    for (const ctx of [base, pushCtx, prCtx()])
+      expect(() => runScope('rollback', ctx, [])).toThrow(/^mode: rollback needs the packages input/);
+    expect(runScope('rollback', base, ['deploy/a'])).toEqual({ kind: 'explicit' });
+    expect(() => runScope('rollback', queue, ['deploy/a'])).toThrow(/^mode: rollback on a merge_group event/);
+  });
+
   it('apply catches up on a push (packages filter it) and on events that name no change, unless packages names some', () => {
     expect(runScope('apply', pushCtx, [])).toEqual({ kind: 'catch-up' });
     expect(runScope('apply', pushCtx, ['deploy/*'])).toEqual({ kind: 'catch-up' });

@@ -94,7 +94,7 @@ describe('example and repository workflows grant exactly the permissions the act
       const events = typeof wf.on === 'string' ? [wf.on] : Object.keys(wf.on as object);
       for (const [name, job] of Object.entries(wf.jobs)) {
         const modes = (job.steps ?? []).filter(isAction).map((s) => modeOf(s, job, events));
-        if (modes.some((m) => m === 'apply' || m === 'destroy'))
+        if (modes.some((m) => m === 'apply' || m === 'destroy' || m === 'rollback'))
           expect(job.concurrency, `job ${name}`).toMatchObject({ 'cancel-in-progress': false, queue: 'max' });
         if (modes.includes('preview')) {
           expect(job.concurrency?.group, `job ${name}`).toMatch(/github\.event\.pull_request\.number/);
