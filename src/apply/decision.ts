@@ -180,7 +180,7 @@ export function decideFromAnswer(f: ObjectFacts, answer: ServerAnswer): Decision
       info,
       ...owned,
     };
-  const same = isNoOpApply(f.live, object, f.fieldManager);
+  const same = isNoOpApply(f.live, object);
   return { action: same ? 'unchanged' : 'configure', object, validated: true, info, ...owned };
 }
 

@@ -17,7 +17,7 @@ function comparable(obj: KubeObject): unknown {
  * never bumps resourceVersion, so the whole object is compared (managedFields timestamps aside); an object
  * whose client-side field managers we would first take over is never a no-op.
  */
-export function isNoOpApply(live: KubeObject, dryRun: KubeObject, fieldManager: string): boolean {
+export function isNoOpApply(live: KubeObject, dryRun: KubeObject): boolean {
   if (takeoverManagers(live).size > 0) return false;
   return jsonEqual(comparable(live), comparable(dryRun));
 }

@@ -87,7 +87,7 @@ describe('isNoOpApply', () => {
     liveEdit?.(before);
     const after = live();
     edit(after);
-    expect(isNoOpApply(before, after, ours)).toBe(noOp);
+    expect(isNoOpApply(before, after)).toBe(noOp);
   });
 
   it('is never a no-op while a client-side apply still owns fields we would take over', () => {
@@ -102,6 +102,6 @@ describe('isNoOpApply', () => {
       fieldsType: 'FieldsV1',
       fieldsV1: { 'f:rules': {} },
     });
-    expect(isNoOpApply(before, structuredClone(before), ours)).toBe(false);
+    expect(isNoOpApply(before, structuredClone(before))).toBe(false);
   });
 });
