@@ -1,0 +1,88 @@
+import { countOutcomes, failed } from '../apply/run-result.js';
+import { shortName } from '../common/object-id.js';
+import { type DriftCorrection, needsReapply, StatusOnlyReason } from '../drift/correction.js';
+import type { HeldMark } from '../inventory/watermark.js';
+import type { ClusterClient } from '../kube/cluster-client.js';
+import type { DriftRunResult } from './drift-package.js';
+import { readHold } from './held-package.js';
+import { type PackageRunResult, type RunPackageOptions, runPackage } from './run-package.js';
+
+export interface CorrectionOptions extends Omit<RunPackageOptions, 'dryRun' | 'gate' | 'previewContext'> {
+  /** The package directory as the drift check read it, relative to `repoRoot`. */
+  dir: string;
+  /** The watermark's mark for this package, when the front end keeps one. */
+  mark?: HeldMark;
+  /** How a hold ends, in the front end's words. */
+  retry: string;
+}
+
+/** A drifted package's correction, and the apply that made it (when one ran). */
+export interface CorrectionRun {
+  correction: DriftCorrection;
+  run?: PackageRunResult;
+}
+
+/**
+ * Drift correction of one package the drift check found drifted: left alone when re-applying would change
+ * nothing (status drift only), reported held when its last apply of its current tree failed or was rolled
+ * back (catch-up's hold), else re-applied through the normal apply (runPackage: the lock, the deploy
+ * history and its stale-commit guard, the pre-flight, the ownership rule: the same run as `apply`).
+ * Sets `drift.correction`. Never throws.
+ */
+export async function correctDrift(
+  client: ClusterClient,
+  drift: DriftRunResult,
+  o: CorrectionOptions,
+): Promise<CorrectionRun | undefined> {
+  if (drift.outcome !== 'drifted' || !drift.prepared) return undefined;
+  const done = (c: CorrectionRun) => {
+    drift.correction = c.correction;
+    return c;
+  };
+  if (!needsReapply(drift.objects)) return done({ correction: { result: 'left', reason: StatusOnlyReason } });
+  try {
+    const hold = await readHold(client, drift.prepared.inventory, {
+      repoRoot: o.repoRoot,
+      dir: o.dir,
+      mark: o.mark,
+      retry: o.retry,
+    });
+    if (hold.held === true) return done({ correction: { result: 'held', reason: hold.reason } });
+    if (hold.held === 'unknown')
+      return done({ correction: { result: 'left', reason: `${hold.reason}: not re-applied` } });
+  } catch (err) {
+    return done({
+      correction: {
+        result: 'left',
+        reason: `whether it is held could not be read: ${(err as Error).message}`,
+      },
+    });
+  }
+  const run = await runPackage(client, o.dir, 'apply', o);
+  return done({ correction: correctionOf(run), run });
+}
+
+/** A correction's result from its apply (pure). */
+export function correctionOf(run: PackageRunResult): DriftCorrection {
+  const objects = run.run?.objects ?? [];
+  const summary = objects.length > 0 ? countOutcomes(objects) : undefined;
+  if (run.outcome === 'success') return { result: 'corrected', ...(summary ? { summary } : {}) };
+  const notDone = objects
+    .filter((x) => failed(x))
+    .map((x) => `${shortName(x.id)}: ${x.message ?? x.reconcile ?? 'failed'}`);
+  const reason =
+    run.error ?? (notDone.length > 0 ? `${notDone.length} object(s) did not succeed` : 'the apply failed');
+  return {
+    result: 'failed',
+    reason,
+    ...(summary ? { summary } : {}),
+    ...(notDone.length > 0 ? { failed: notDone } : {}),
+  };
+}
+
+/** A drifted package the loop never started (an earlier correction failed, or the run was cancelled). */
+export function skippedCorrection(drift: DriftRunResult, why: string): DriftCorrection {
+  const correction: DriftCorrection = { result: 'skipped', reason: why };
+  drift.correction = correction;
+  return correction;
+}
