@@ -2,7 +2,12 @@ import { packageTrees } from '../changes/tree-hash.js';
 import { correctionFailed } from '../drift/correction.js';
 import { type HeldMark, readWatermark } from '../inventory/watermark.js';
 import type { Connection } from '../kube/connect.js';
-import { type CorrectionRun, correctDrift, skippedCorrection } from '../pipeline/drift-correction.js';
+import {
+  type CorrectionRun,
+  correctionWithoutApply,
+  reapply,
+  skippedCorrection,
+} from '../pipeline/drift-correction.js';
 import type { DriftRunResult } from '../pipeline/drift-package.js';
 import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
 import { packageSecretValues } from '../pipeline/run-package.js';
@@ -46,14 +51,36 @@ export async function correctDriftedPackages(
     'HEAD',
     drifted.map((r) => r.path),
   );
-  const atOnce = Math.min(packagesAtOnce('apply', inputs.packageConcurrency), drifted.length);
-  const correctOne = async (r: DriftRunResult): Promise<CorrectionRun | undefined> => {
+  const retry = (path: string) =>
+    `not corrected until ${path} changes or an apply of it succeeds (a workflow_dispatch apply naming it in \`packages\`)`;
+  // held packages and status drift are reported, not re-applied: only the others enter apply's loop
+  const toApply: DriftRunResult[] = [];
+  for (const r of drifted) {
+    const left = await correctionWithoutApply(conn.client, r, {
+      dir: r.path,
+      repoRoot: c.repoRoot,
+      mark: marks[r.path],
+      retry: retry(r.path),
+    });
+    if (!left) {
+      toApply.push(r);
+      continue;
+    }
+    left.reason &&= scrub(left.reason, packageSecretValues(r));
+    core.info(`${r.path}: ${correctionWords(left)}`);
+    core.warning(correctionWords(left), {
+      title: `drift: ${r.path} ${left.result === 'held' ? 'held' : 'not corrected'}`,
+    });
+  }
+  if (toApply.length === 0) return summaries;
+  const atOnce = Math.min(packagesAtOnce('apply', inputs.packageConcurrency), toApply.length);
+  const correctOne = async (r: DriftRunResult): Promise<CorrectionRun> => {
     // one package at a time logs as it goes; several at once keep each package's lines together
     const lines: string[] | undefined = atOnce > 1 ? [] : undefined;
     const log = (line: string) => (lines ? lines.push(line) : core.info(line));
     if (!lines) core.startGroup(`correct ${r.path}`);
     const tree = trees.get(r.path);
-    const fix = await correctDrift(conn.client, r, {
+    const fix = await reapply(conn.client, r, {
       dir: r.path,
       repoRoot: c.repoRoot,
       defaultNamespace: inputs.namespace || conn.access.namespace,
@@ -68,22 +95,20 @@ export async function correctDriftedPackages(
         keep: inputs.historyLimit,
         allowStale: inputs.allowStale,
       },
-      mark: marks[r.path],
-      retry: `not corrected until ${r.path} changes or an apply of it succeeds (a workflow_dispatch apply naming it in \`packages\`)`,
     });
     if (lines) {
       core.startGroup(`correct ${r.path}`);
       for (const line of lines) core.info(line);
     }
-    const secrets = packageSecretValues(r);
-    if (fix) {
-      fix.correction.reason &&= scrub(fix.correction.reason, secrets);
-      if (fix.correction.failed) fix.correction.failed = fix.correction.failed.map((f) => scrub(f, secrets));
-      core.info(`${r.path}: ${correctionWords(fix.correction)}`);
-    }
+    const secrets = packageSecretValues(fix.run);
+    fix.correction.reason &&= scrub(fix.correction.reason, secrets);
+    if (fix.correction.failed) fix.correction.failed = fix.correction.failed.map((f) => scrub(f, secrets));
+    core.info(`${r.path}: ${correctionWords(fix.correction)}`);
     core.endGroup();
-    if (fix?.run) summaries.set(r.path, reportPackage(fix.run, packageSecretValues(fix.run)));
-    if (fix) annotate(r.path, fix);
+    // the apply's own summary section and annotations (its error, each failed object at file:line)
+    summaries.set(r.path, reportPackage(fix.run, secrets));
+    if (fix.correction.result === 'corrected')
+      core.notice(correctionWords(fix.correction), { title: `drift: ${r.path} corrected` });
     return fix;
   };
   const rule = {
@@ -93,11 +118,11 @@ export async function correctDriftedPackages(
     signal: c.signal,
   };
   const entries = await runPackages(
-    drifted,
+    toApply,
     rule,
     (r) => r.path,
     correctOne,
-    (fix) => !correctionFailed(fix?.correction),
+    (fix) => !correctionFailed(fix.correction),
   );
   for (const e of entries) {
     if (!('skipped' in e)) continue;
@@ -107,24 +132,6 @@ export async function correctDriftedPackages(
     });
   }
   return summaries;
-}
-
-/** An annotation per correction: a notice once corrected, a warning when held or left (its errors are reportPackage's). */
-function annotate(path: string, fix: CorrectionRun) {
-  const words = correctionWords(fix.correction);
-  switch (fix.correction.result) {
-    case 'corrected':
-      core.notice(words, { title: `drift: ${path} corrected` });
-      return;
-    case 'held':
-    case 'left':
-      core.warning(words, {
-        title: `drift: ${path} ${fix.correction.result === 'held' ? 'held' : 'not corrected'}`,
-      });
-      return;
-    default:
-      return; // a failed apply: reportPackage annotated its error and failed objects
-  }
 }
 
 /**

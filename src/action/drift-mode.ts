@@ -5,7 +5,7 @@ import { findUnits } from '../package/find-packages.js';
 import { formatPackageError } from '../package/package-error.js';
 import { type DriftRunResult, runDriftPackage } from '../pipeline/drift-package.js';
 import { collectSecretValues, scrub } from '../preview/redact.js';
-import { correctionWords } from '../report/drift-correction.js';
+import { correctionMessage } from '../report/drift-correction.js';
 import { driftDocument, driftPackageJson } from '../report/drift-json.js';
 import { renderDriftMarkdown } from '../report/drift-markdown.js';
 import { renderDriftText } from '../report/drift-text.js';
@@ -97,7 +97,7 @@ function conclude(doc: DriftDocument, inputs: ActionInputs, signal: AbortSignal)
     ps.map((p) => (p.correction ? `${p.path} (${p.correction.result})` : p.path)).join(', ');
   const problems = [
     ...fatal.map((p) => `${p.path}: ${p.error ?? 'could not be checked'}`),
-    ...failedFixes.map((p) => `${p.path}: ${correctionWords(p.correction!)}`),
+    ...failedFixes.map((p) => `${p.path}: ${correctionMessage(p.correction!)}`),
   ];
   if (inputs.failOnDrift && remaining.length > 0)
     problems.push(

@@ -1,5 +1,5 @@
 import { driftExitCode } from '../drift/correction.js';
-import { correctDrift, skippedCorrection } from '../pipeline/drift-correction.js';
+import { correctionWithoutApply, reapply, skippedCorrection } from '../pipeline/drift-correction.js';
 import { type DriftRunResult, runDriftPackage } from '../pipeline/drift-package.js';
 import { renderCorrectionText } from '../report/drift-correction.js';
 import { driftDocument, driftPackageJson } from '../report/drift-json.js';
@@ -62,47 +62,57 @@ export async function runDrift(dirs: readonly string[], flags: RunFlags, ctx: Cl
     const drifted = dirs.filter((d) => checked.get(d)?.result.outcome === 'drifted');
     let code = checkCode;
     if (flags.correct && drifted.length > 0) {
-      await loopPackages(
-        drifted,
-        flags,
-        ctx,
-        { mode: 'apply', verb: 'correcting' },
-        async (arg, progress, ctx) => {
-          const { loc, result: drift } = checked.get(arg)!;
-          const write = (text: string) => (json ? ctx.stderr.write(text) : progress.out(text));
-          const printer = json
-            ? undefined
-            : eventPrinter('events', (t) => progress.out(t), { showStatusEvents: flags.showStatusEvents });
-          let started = false;
-          const fix = await correctDrift(conn.client, drift, {
-            dir: loc.dir,
-            repoRoot: loc.root,
-            defaultNamespace: flags.namespace ?? conn.access.namespace,
-            options,
-            history: cliHistory(loc.root, flags),
-            retry: `not corrected until ${arg} changes or \`kpt-live apply ${arg}\` succeeds`,
-            signal: ctx.signal,
-            emit: (e) => {
-              if (printer) {
+      const out = (text: string) => (json ? ctx.stderr : ctx.stdout).write(text);
+      // held packages and status drift are reported, not re-applied: only the others enter apply's loop
+      const toApply: string[] = [];
+      for (const d of drifted) {
+        const { loc, result } = checked.get(d)!;
+        const left = await correctionWithoutApply(conn.client, result, {
+          dir: loc.dir,
+          repoRoot: loc.root,
+          retry: `not corrected until ${d} changes or \`kpt-live apply ${d}\` succeeds`,
+        });
+        if (left) out(renderCorrectionText(d, left));
+        else toApply.push(d);
+      }
+      if (toApply.length > 0)
+        await loopPackages(
+          toApply,
+          flags,
+          ctx,
+          { mode: 'apply', verb: 'correcting' },
+          async (arg, progress, ctx) => {
+            const { loc, result: drift } = checked.get(arg)!;
+            const printer = json
+              ? undefined
+              : eventPrinter('events', (t) => progress.out(t), { showStatusEvents: flags.showStatusEvents });
+            let started = false;
+            const fix = await reapply(conn.client, drift, {
+              dir: loc.dir,
+              repoRoot: loc.root,
+              defaultNamespace: flags.namespace ?? conn.access.namespace,
+              options,
+              history: cliHistory(loc.root, flags),
+              signal: ctx.signal,
+              emit: (e) => {
+                if (!printer) return;
                 if (!started) progress.out(`\nCorrecting ${arg}: re-applying the package\n`);
                 started = true;
                 printer.event(e);
                 progress.event(e);
-              }
-            },
-            onProgress: (line) => progress.line(line),
-          });
-          progress.stop();
-          if (fix?.run) {
+              },
+              onProgress: (line) => progress.line(line),
+            });
+            progress.stop();
             printer?.finish();
             reportResult(ctx, progress, fix.run, conn);
-          }
-          if (fix) write(renderCorrectionText(arg, fix.correction));
-          // held and left packages do not stop the corrections after them; the exit code is decided below
-          return fix?.run ? (fix.run.exitCode === 0 ? 0 : 3) : 0;
-        },
-      );
-      for (const d of drifted) {
+            const verdict = renderCorrectionText(arg, fix.correction);
+            if (json) ctx.stderr.write(verdict);
+            else progress.out(verdict);
+            return fix.run.exitCode === 0 ? 0 : 3;
+          },
+        );
+      for (const d of toApply) {
         const drift = checked.get(d)!.result;
         if (drift.correction) continue;
         const why = ctx.signal?.aborted

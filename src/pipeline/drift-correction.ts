@@ -7,39 +7,49 @@ import type { DriftRunResult } from './drift-package.js';
 import { readHold } from './held-package.js';
 import { type PackageRunResult, type RunPackageOptions, runPackage } from './run-package.js';
 
-export interface CorrectionOptions extends Omit<RunPackageOptions, 'dryRun' | 'gate' | 'previewContext'> {
+/** What decides whether a drifted package is held. */
+export interface HoldInput {
   /** The package directory as the drift check read it, relative to `repoRoot`. */
   dir: string;
+  repoRoot: string;
   /** The watermark's mark for this package, when the front end keeps one. */
   mark?: HeldMark;
   /** How a hold ends, in the front end's words. */
   retry: string;
 }
 
-/** A drifted package's correction, and the apply that made it (when one ran). */
+/** apply's options for the re-apply, and the package directory. */
+export interface ReapplyOptions extends Omit<RunPackageOptions, 'dryRun' | 'gate' | 'previewContext'> {
+  dir: string;
+}
+
+/** A re-applied package's correction, and the apply that made it. */
 export interface CorrectionRun {
   correction: DriftCorrection;
-  run?: PackageRunResult;
+  run: PackageRunResult;
 }
 
 /**
- * Drift correction of one package the drift check found drifted: left alone when re-applying would change
- * nothing (status drift only), reported held when its last apply of its current tree failed or was rolled
- * back (catch-up's hold), else re-applied through the normal apply (runPackage: the lock, the deploy
- * history and its stale-commit guard, the pre-flight, the ownership rule: the same run as `apply`).
- * Sets `drift.correction`. Never throws.
+ * Drift correction, in two steps so that only packages that are re-applied go through apply's package
+ * loop (a held package is not "skipped" because an earlier correction failed):
+ * 1. `correctionWithoutApply`: a drifted package is left alone when re-applying would change nothing
+ *    (status drift only), reported held when its last apply of its current tree failed or was rolled
+ *    back (catch-up's hold), left when that cannot be known; read-only, no lock;
+ * 2. `reapply`: the others through the normal apply (runPackage: the lock, the deploy history and its
+ *    stale-commit guard, the pre-flight, the ownership rule: the same run as `apply`).
+ * Each sets `drift.correction`. Neither throws.
  */
-export async function correctDrift(
+export async function correctionWithoutApply(
   client: ClusterClient,
   drift: DriftRunResult,
-  o: CorrectionOptions,
-): Promise<CorrectionRun | undefined> {
+  o: HoldInput,
+): Promise<DriftCorrection | undefined> {
   if (drift.outcome !== 'drifted' || !drift.prepared) return undefined;
-  const done = (c: CorrectionRun) => {
-    drift.correction = c.correction;
+  const set = (c: DriftCorrection) => {
+    drift.correction = c;
     return c;
   };
-  if (!needsReapply(drift.objects)) return done({ correction: { result: 'left', reason: StatusOnlyReason } });
+  if (!needsReapply(drift.objects)) return set({ result: 'left', reason: StatusOnlyReason });
   try {
     const hold = await readHold(client, drift.prepared.inventory, {
       repoRoot: o.repoRoot,
@@ -47,19 +57,23 @@ export async function correctDrift(
       mark: o.mark,
       retry: o.retry,
     });
-    if (hold.held === true) return done({ correction: { result: 'held', reason: hold.reason } });
-    if (hold.held === 'unknown')
-      return done({ correction: { result: 'left', reason: `${hold.reason}: not re-applied` } });
+    if (hold.held === true) return set({ result: 'held', reason: hold.reason });
+    if (hold.held === 'unknown') return set({ result: 'left', reason: `${hold.reason}: not re-applied` });
+    return undefined;
   } catch (err) {
-    return done({
-      correction: {
-        result: 'left',
-        reason: `whether it is held could not be read: ${(err as Error).message}`,
-      },
-    });
+    return set({ result: 'left', reason: `whether it is held could not be read: ${(err as Error).message}` });
   }
+}
+
+/** Step 2: the drifted package re-applied by apply's own run; its correction from the run's outcome. */
+export async function reapply(
+  client: ClusterClient,
+  drift: DriftRunResult,
+  o: ReapplyOptions,
+): Promise<CorrectionRun> {
   const run = await runPackage(client, o.dir, 'apply', o);
-  return done({ correction: correctionOf(run), run });
+  drift.correction = correctionOf(run);
+  return { correction: drift.correction, run };
 }
 
 /** A correction's result from its apply (pure). */

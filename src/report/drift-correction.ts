@@ -38,6 +38,12 @@ export function correctionWords(c: DriftCorrection): string {
   return `${head}: ${detail.split('\n')[0]}`;
 }
 
+/** The whole verdict, with every line of the reason (a pre-flight refusal lists each object and its fix). */
+export function correctionMessage(c: DriftCorrection): string {
+  const { head, detail } = correctionParts(c);
+  return `${head}: ${detail}`;
+}
+
 /** The CLI's lines for a package's correction: the verdict, then each object that failed. */
 export function renderCorrectionText(path: string, c: DriftCorrection): string {
   const lines = [`${path}: ${correctionWords(c)}`, ...(c.failed ?? []).map((f) => `  ${f}`)];
@@ -56,7 +62,9 @@ const ICON: Record<DriftCorrection['result'], string> = {
 export function renderCorrectionMarkdown(c: DriftCorrection): string {
   const { head, detail } = correctionParts(c);
   const title = `${head[0].toUpperCase()}${head.slice(1)}`;
-  const lines = [`${ICON[c.result]} **${title}**: ${escapeText(clip(detail.split('\n')[0], 600))}`];
+  const [first, ...more] = detail.split('\n').filter((l) => l.trim() !== '');
+  const lines = [`${ICON[c.result]} **${title}**: ${escapeText(clip(first ?? '', 600))}`];
+  for (const l of more.slice(0, 20)) lines.push(`- ${escapeText(clip(l.replace(/^\s*-\s*/, ''), 600))}`);
   for (const f of (c.failed ?? []).slice(0, 20)) lines.push(`- ${escapeText(clip(f, 300))}`);
   if ((c.failed?.length ?? 0) > 20) lines.push(`- … and ${(c.failed?.length ?? 0) - 20} more`);
   return lines.join('\n');
