@@ -73,10 +73,13 @@ export async function runDriftMode(
       conn.client.close();
     }
   }
-  for (const r of results)
-    core.appendSummary(
-      renderDriftMarkdown(driftPackageJson(r), { namespace: namespaceOf(r) }) + (applied.get(r.path) ?? ''),
-    );
+  // the correction's apply section after its drift section (a blank line between: the drift section may
+  // end in an HTML block, which would swallow a heading right after it)
+  for (const r of results) {
+    const drift = renderDriftMarkdown(driftPackageJson(r), { namespace: namespaceOf(r) });
+    const apply = applied.get(r.path);
+    core.appendSummary(apply ? `${drift}\n${apply}` : drift);
+  }
   const doc = driftDocument(results);
   const drifted = doc.packages.filter((p) => p.drifted).map((p) => p.path);
   const corrected = doc.packages.filter((p) => p.correction?.result === 'corrected').map((p) => p.path);
@@ -105,7 +108,7 @@ function conclude(doc: DriftDocument, inputs: ActionInputs, signal: AbortSignal)
         ? `drift remains in ${names(remaining)} (fail-on-drift: true)`
         : `drift found in ${names(remaining)} (fail-on-drift: true)`,
     );
-  if (corrected.length > 0) core.info(`drift corrected in ${names(corrected)}`);
+  if (corrected.length > 0) core.info(`drift corrected in ${corrected.map((p) => p.path).join(', ')}`);
   if (signal.aborted) core.setFailed('cancelled before every package was checked');
   else if (problems.length > 0) core.setFailed(problems.join('\n'));
   else if (remaining.length > 0)

@@ -279,7 +279,9 @@ spec:
     const refused = await action({ 'drift-correct': 'true' });
     expect(refused.code, refused.stdout).toBe(1);
     expect(refused.stdout).toMatch(/::error::.*deploy\/app: correction failed: .*other-tool/);
-    expect(refused.stdout).toMatch(/::warning title=drift%3A deploy\/held held::held, not corrected: tree of/);
+    expect(refused.stdout).toMatch(
+      /::warning title=drift%3A deploy\/held held::held, not corrected: tree of/,
+    );
     const refusedDoc = byPath(refused.outputs.result);
     expect(refusedDoc['deploy/app'].correction).toMatchObject({ result: 'failed' });
     expect(refusedDoc['deploy/held'].correction).toMatchObject({ result: 'held' });
@@ -311,6 +313,12 @@ spec:
     expect(fixed.stdout).toContain('drift remains in deploy/held (held) (fail-on-drift: true)');
     expect(fixed.stdout).not.toMatch(/::error::.*deploy\/app/);
     expect(JSON.parse(fixed.outputs.corrected)).toEqual(['deploy/app']);
+    expect(fixed.stdout).toContain(
+      '::notice title=drift%3A deploy/app corrected::corrected: re-applied (2 configured, 1 unchanged)',
+    );
+    // the correction's apply section follows the drift section, as its own block
+    expect(fixed.summary).toContain(':wrench: **Corrected**: re-applied (2 configured, 1 unchanged)');
+    expect(fixed.summary).toMatch(/<\/details>\n\n### ✅ `deploy\/app` applied in /);
     const doc = byPath(fixed.outputs.result);
     expect(doc['deploy/app']).toMatchObject({ drifted: true, correction: { result: 'corrected' } });
     expect((await cm('app-config')).data.color).toBe('blue');
