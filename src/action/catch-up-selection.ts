@@ -3,7 +3,7 @@ import {
   catchUp,
   type GoneUnit,
   type PresentUnit,
-  type RecordView,
+  recordView,
 } from '../changes/catch-up.js';
 import { changedPackages } from '../changes/changed-packages.js';
 import { ensureCommits } from '../changes/fetch-commits.js';
@@ -48,14 +48,6 @@ export interface CatchUpSelection {
 
 /** `refs/heads/main` → `main`. */
 export const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, '');
-
-const view = (r: DeployRecord): RecordView => ({
-  mode: r.mode,
-  result: r.result,
-  startedAt: r.startedAt,
-  ...(r.commit ? { commit: r.commit } : {}),
-  ...(r.tree ? { tree: r.tree } : {}),
-});
 
 /**
  * Records written before trees were recorded: the tree of the records catch-up compares (what the cluster
@@ -192,13 +184,13 @@ export async function selectCatchUp(o: {
     return {
       path: p,
       tree: treesAt.get(p),
-      ...(list ? { records: list.map(view) } : {}),
+      ...(list ? { records: list.map(recordView) } : {}),
       ...(broken.has(p) ? { unreadable: broken.get(p) } : {}),
     };
   });
   const goneUnits: GoneUnit[] = gone.map((g) => {
     const list = g.inventory ? histories.get(inventoryKey(g.inventory)) : undefined;
-    return { ...g, ...(list ? { records: list.map(view) } : {}) };
+    return { ...g, ...(list ? { records: list.map(recordView) } : {}) };
   });
   const result = catchUp({
     head,

@@ -1,36 +1,29 @@
 import { resolveExplicitPackages } from '../changes/index.js';
+import { correctionFailed, driftRemains } from '../drift/correction.js';
+import type { DriftDocument, DriftPackage } from '../drift/types.js';
 import { findUnits } from '../package/find-packages.js';
 import { formatPackageError } from '../package/package-error.js';
 import { type DriftRunResult, runDriftPackage } from '../pipeline/drift-package.js';
 import { collectSecretValues, scrub } from '../preview/redact.js';
+import { correctionMessage } from '../report/drift-correction.js';
 import { driftDocument, driftPackageJson } from '../report/drift-json.js';
-import {
-  driftIssueTitle,
-  driftMarker,
-  renderDriftIssueBody,
-  renderDriftMarkdown,
-} from '../report/drift-markdown.js';
+import { renderDriftMarkdown } from '../report/drift-markdown.js';
 import { renderDriftText } from '../report/drift-text.js';
 import { connectCluster } from './cluster-access.js';
-import { apiMessageOf } from './github/api-response.js';
-import {
-  DRIFT_LABEL,
-  driftIssueSkipReason,
-  type EventContext,
-  type GitHubClient,
-  httpStatusOf,
-  listDriftIssues,
-  noteUnposted,
-  syncDriftIssue,
-} from './github/index.js';
+import { correctDriftedPackages } from './drift-correction.js';
+import { fileDriftIssues } from './drift-issues.js';
+import type { EventContext, GitHubClient } from './github/index.js';
 import type { ActionInputs } from './inputs.js';
 import * as core from './toolkit.js';
 
 /**
  * `mode: drift` (a `schedule:` or `workflow_dispatch` job): every deployable unit on the checked-out
- * commit (or the `packages` input) checked against the cluster, read-only; a job summary section per
- * package; outputs `drifted` and `result`; with `drift-issue: true`, one issue per drifted package kept
- * up to date. Fails the step only on a fatal error, or on drift with `fail-on-drift: true`.
+ * commit (or the `packages` input) checked against the cluster, read-only; with `drift-correct: true`,
+ * then each drifted package re-applied (src/action/drift-correction.ts); a job summary section per
+ * package; outputs `drifted`, `corrected` and `result`; with `drift-issue: true`, one issue per drifted
+ * package kept up to date (closed once corrected). Fails the step on a fatal error, a failed correction,
+ * or, with `fail-on-drift: true`, on drift that remains (all drift without correction; held packages and
+ * status drift with it).
  */
 export async function runDriftMode(
   inputs: ActionInputs,
@@ -42,6 +35,7 @@ export async function runDriftMode(
   const units = await driftUnits(repoRoot, inputs.packages);
   core.setOutput('packages', JSON.stringify(units));
   const results: DriftRunResult[] = [];
+  let applied = new Map<string, string>();
   if (units.length === 0) {
     core.info(
       'no deployable kpt package (a package with inventory information) in the checkout: nothing to check',
@@ -62,33 +56,67 @@ export async function runDriftMode(
         });
         const secrets = collectSecretValues(r.prepared?.objects.map((o) => o.object) ?? []);
         if (r.error) r.error = scrub(r.error, secrets);
-        core.info(renderDriftText(driftPackageJson(r), { preview: r.preview, namespace: namespaceOf(r) }));
+        core.info(
+          renderDriftText(driftPackageJson(r), {
+            preview: r.preview,
+            namespace: namespaceOf(r),
+            correcting: inputs.driftCorrect,
+          }),
+        );
         core.endGroup();
         report(r);
-        core.appendSummary(renderDriftMarkdown(driftPackageJson(r), { namespace: namespaceOf(r) }));
         results.push(r);
       }
+      if (inputs.driftCorrect && !signal.aborted)
+        applied = await correctDriftedPackages(results, { inputs, ctx, repoRoot, conn, signal });
     } finally {
       conn.client.close();
     }
   }
+  // the correction's apply section after its drift section (a blank line between: the drift section may
+  // end in an HTML block, which would swallow a heading right after it)
+  for (const r of results) {
+    const drift = renderDriftMarkdown(driftPackageJson(r), { namespace: namespaceOf(r) });
+    const apply = applied.get(r.path);
+    core.appendSummary(apply ? `${drift}\n${apply}` : drift);
+  }
   const doc = driftDocument(results);
   const drifted = doc.packages.filter((p) => p.drifted).map((p) => p.path);
+  const corrected = doc.packages.filter((p) => p.correction?.result === 'corrected').map((p) => p.path);
   core.setOutput('drifted', JSON.stringify(drifted));
+  core.setOutput('corrected', JSON.stringify(corrected));
   core.setOutput('result', JSON.stringify(doc));
-  if (inputs.driftIssue) await fileIssues(inputs, ctx, octokit, results);
-  const fatal = results.filter((r) => r.outcome === 'error');
+  if (inputs.driftIssue) await fileDriftIssues(inputs, ctx, octokit, results);
+  conclude(doc, inputs, signal);
+}
+
+/** The step's result: fatal errors and failed corrections fail it; remaining drift with fail-on-drift. */
+function conclude(doc: DriftDocument, inputs: ActionInputs, signal: AbortSignal) {
+  const fatal = doc.packages.filter((p) => p.error);
+  const failedFixes = doc.packages.filter((p) => correctionFailed(p.correction));
+  const remaining = doc.packages.filter((p) => driftRemains(p) && !correctionFailed(p.correction));
+  const corrected = doc.packages.filter((p) => p.correction?.result === 'corrected');
+  const names = (ps: DriftPackage[]) =>
+    ps.map((p) => (p.correction ? `${p.path} (${p.correction.result})` : p.path)).join(', ');
   const problems = [
-    ...fatal.map((r) => `${r.path}: ${r.error ?? 'could not be checked'}`),
-    ...(inputs.failOnDrift && drifted.length > 0
-      ? [`drift found in ${drifted.join(', ')} (fail-on-drift: true)`]
-      : []),
+    ...fatal.map((p) => `${p.path}: ${p.error ?? 'could not be checked'}`),
+    ...failedFixes.map((p) => `${p.path}: ${correctionMessage(p.correction!)}`),
   ];
+  if (inputs.failOnDrift && remaining.length > 0)
+    problems.push(
+      inputs.driftCorrect
+        ? `drift remains in ${names(remaining)} (fail-on-drift: true)`
+        : `drift found in ${names(remaining)} (fail-on-drift: true)`,
+    );
+  if (corrected.length > 0) core.info(`drift corrected in ${corrected.map((p) => p.path).join(', ')}`);
   if (signal.aborted) core.setFailed('cancelled before every package was checked');
   else if (problems.length > 0) core.setFailed(problems.join('\n'));
-  else if (drifted.length > 0)
-    core.info(`drift found in ${drifted.join(', ')}; the step passes (fail-on-drift: false)`);
-  else if (results.length > 0) core.info('every package is in sync with the cluster');
+  else if (remaining.length > 0)
+    core.info(
+      `drift ${inputs.driftCorrect ? 'remains' : 'found'} in ${names(remaining)}; the step passes (fail-on-drift: false)`,
+    );
+  else if (doc.packages.length > 0 && corrected.length === 0)
+    core.info('every package is in sync with the cluster');
 }
 
 /** The `packages` input (paths, globs), else every deployable unit of the checkout. */
@@ -116,60 +144,5 @@ function report(r: DriftRunResult) {
   if (r.error && !r.packageErrors) core.error(r.error, { title: `kpt-live-action: ${r.path}` });
   if (r.outcome === 'drifted') {
     core.warning(`${r.objects.length} object(s) differ from the package`, { title: `drift: ${r.path}` });
-  }
-}
-
-/** One issue per drifted package (and comment key); packages that could not be checked are left alone. */
-async function fileIssues(
-  inputs: ActionInputs,
-  ctx: EventContext,
-  octokit: GitHubClient | undefined,
-  results: DriftRunResult[],
-) {
-  if (!octokit) {
-    core.notice('no github-token: drift issues not written (the job summary has the drift)');
-    return;
-  }
-  const checked = results.filter((r) => r.outcome !== 'error');
-  if (checked.length === 0) return;
-  let issues: Awaited<ReturnType<typeof listDriftIssues>>;
-  try {
-    issues = await listDriftIssues(octokit, ctx.owner, ctx.repo);
-  } catch (err) {
-    const status = httpStatusOf(err);
-    const what = `listing the "${DRIFT_LABEL}" issues`;
-    if (status === 403 || status === 404 || status === 410)
-      core.notice(driftIssueSkipReason(status, apiMessageOf(err), what));
-    else core.warning(`drift issues not written: ${what} failed: ${apiMessageOf(err)}`);
-    return;
-  }
-  const key = inputs.commentKey || undefined;
-  const checkedAt = new Date().toISOString();
-  for (const r of checked) {
-    const pkg = driftPackageJson(r);
-    try {
-      const res = await syncDriftIssue(octokit, issues, {
-        owner: ctx.owner,
-        repo: ctx.repo,
-        marker: driftMarker(r.path, key),
-        title: driftIssueTitle(r.path, key),
-        body: renderDriftIssueBody(pkg, {
-          key,
-          namespace: namespaceOf(r),
-          runUrl: ctx.runUrl,
-          commit: ctx.sha,
-          checkedAt,
-        }),
-        drifted: pkg.drifted,
-        inSyncComment: `In sync again: checked ${checkedAt}${ctx.runUrl ? ` in ${ctx.runUrl}` : ''}. Closing.`,
-      });
-      if (res.action === 'skipped') core.notice(res.reason, { title: `drift issue: ${r.path}` });
-      else if (res.action !== 'none')
-        core.info(`drift issue ${res.action}: #${res.number}${res.url ? ` ${res.url}` : ''}`);
-    } catch (err) {
-      const reason = (err as Error).message;
-      core.warning(`could not update the drift issue of ${r.path}: ${reason}`);
-      noteUnposted(octokit, `the drift issue of ${r.path}`, reason);
-    }
   }
 }

@@ -55,8 +55,10 @@ export interface ActionInputs {
   allowStale: boolean;
   /** Drift mode: one GitHub issue per drifted package (and comment key). */
   driftIssue: boolean;
-  /** Drift mode: fail the step when drift is found. */
+  /** Drift mode: fail the step when drift is found (with driftCorrect: when drift remains after correction). */
   failOnDrift: boolean;
+  /** Drift mode: re-apply each drifted package (not a held one, nor one with status drift only). */
+  driftCorrect: boolean;
   /** Packages applied or destroyed at once (default 1: in order); previews run at least 8 at once. */
   packageConcurrency: number;
   /** apply/destroy: go on with the next packages after one that did not succeed. */
@@ -254,6 +256,7 @@ export function parseInputs(): ActionInputs {
     allowStale: bool('allow-stale', false),
     driftIssue: bool('drift-issue', false),
     failOnDrift: bool('fail-on-drift', false),
+    driftCorrect: bool('drift-correct', false),
     packageConcurrency: Number(concurrencyText),
     keepGoing: bool('keep-going', false),
     workingDirectory: core.getInput('working-directory').trim(),

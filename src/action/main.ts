@@ -15,7 +15,7 @@ import {
   untrustedSource,
 } from './pull-request-trust.js';
 import { concludeRun, setOutputs } from './run-outputs.js';
-import { resolveMode, runScope } from './run-scope.js';
+import { checkDriftCorrect, resolveMode, runScope } from './run-scope.js';
 import { runUnits } from './run-units.js';
 import { type Selection, selectPackages } from './select-packages.js';
 import * as core from './toolkit.js';
@@ -44,6 +44,7 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
     const mode = resolved.mode;
     // before any request: a mode, event and input that do not go together fail here
     const scope = mode === 'drift' ? undefined : runScope(mode, ctx, inputs.packages);
+    if (mode === 'drift' && inputs.driftCorrect) checkDriftCorrect(ctx);
     // Octokit (and the HTTP client under it) is loaded only when there is a token to use it with
     const octokit = inputs.githubToken
       ? (await import('./github/octokit.js')).createOctokit(inputs.githubToken, { baseUrl: ctx.apiUrl })

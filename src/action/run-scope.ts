@@ -87,3 +87,20 @@ export function runScope(mode: RunMode, ctx: EventContext, packages: readonly st
   if (ctx.pullRequest || ctx.mergeGroup || ctx.push) return { kind: 'change' };
   return { kind: 'every' };
 }
+
+/**
+ * `drift-correct` re-applies the checked-out commit, so it runs only where an apply would: never on a pull
+ * request or a merge queue (their commit is not the branch's), nor on a branch other than the default one
+ * when the event names it (a `workflow_dispatch` from a feature branch would deploy that branch). Throws a
+ * UsageError before any request.
+ */
+export function checkDriftCorrect(ctx: EventContext): void {
+  if (ctx.pullRequest || ctx.mergeGroup)
+    throw new UsageError(
+      `drift-correct on a ${ctx.name} event: drift correction re-applies the checked-out commit, which is not the default branch's; run it on schedule or workflow_dispatch of the default branch`,
+    );
+  if (ctx.defaultBranch && ctx.ref !== `refs/heads/${ctx.defaultBranch}`)
+    throw new UsageError(
+      `drift-correct on ${ctx.ref}: drift correction re-applies the checked-out commit, so it runs on the default branch (${ctx.defaultBranch}) only`,
+    );
+}

@@ -1,4 +1,5 @@
 import type { RunOutcome } from '../common/run-outcome.js';
+import type { DeployRecord } from '../inventory/deploy-history.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
 import type { HeldMark } from '../inventory/watermark.js';
 
@@ -28,6 +29,15 @@ export interface RecordView {
   tree?: string;
   startedAt: string;
 }
+
+/** A deploy record as catch-up reads it (its tree, when the record has none, filled in by the caller). */
+export const recordView = (r: DeployRecord): RecordView => ({
+  mode: r.mode,
+  result: r.result,
+  startedAt: r.startedAt,
+  ...(r.commit ? { commit: r.commit } : {}),
+  ...(r.tree ? { tree: r.tree } : {}),
+});
 
 /** A deployable unit in the checkout. */
 export interface PresentUnit {
@@ -101,13 +111,23 @@ const running = (records: readonly RecordView[]) => records.find((r) => r.mode !
 /** A hold is released by a successful apply of the package's content (a rollback does not release it). */
 const lastApply = (records: readonly RecordView[]) => records.find((r) => r.mode === 'apply' && isSuccess(r));
 
-/** Why a unit's tree is held (and the commit whose apply of it failed), or undefined. */
-function holdOf(path: string, records: readonly RecordView[], tree: string, mark: HeldMark | undefined) {
+/**
+ * Why a unit's tree is held (and the commit whose apply of it failed), or undefined: the one rule catch-up
+ * and drift correction share. Held: an apply of this very tree failed (or was rolled back) after the last
+ * successful apply, or the watermark marks this tree as failed before any write. `retry` says how the
+ * hold ends, in the caller's words.
+ */
+export function holdOf(
+  path: string,
+  records: readonly RecordView[],
+  tree: string,
+  mark: HeldMark | undefined,
+  retry = `not retried until ${path} changes or a workflow_dispatch run names it in \`packages\``,
+): { reason: string; commit?: string } | undefined {
   const released = lastApply(records)?.startedAt ?? '';
   const failed = records.find(
     (r) => r.mode === 'apply' && !isSuccess(r) && r.tree === tree && r.startedAt > released,
   );
-  const retry = `not retried until ${path} changes or a workflow_dispatch run names it in \`packages\``;
   if (failed) {
     const rolledBack = records.some((r) => r.mode === 'rollback' && r.startedAt > failed.startedAt);
     const reason = `tree of ${short(failed.commit)} failed${rolledBack ? ' and was rolled back' : ''}; ${retry}`;

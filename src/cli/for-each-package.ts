@@ -42,7 +42,21 @@ export async function forEachPackage(
   run: (conn: Connection) => PackageRun,
 ): Promise<ExitCode> {
   const conn = await connectCluster(flags, ctx);
-  const one = run(conn);
+  try {
+    return await loopPackages(dirs, flags, ctx, opts, run(conn));
+  } finally {
+    conn.client.close();
+  }
+}
+
+/** forEachPackage's loop, on a connection the caller holds (so a command may loop twice on one). */
+export async function loopPackages(
+  dirs: readonly string[],
+  flags: RunFlags,
+  ctx: CliContext,
+  opts: LoopOptions,
+  one: PackageRun,
+): Promise<ExitCode> {
   const rule = {
     mode: opts.mode,
     packageConcurrency: flags.packageConcurrency ?? 1,
@@ -92,6 +106,5 @@ export async function forEachPackage(
     return worstExitCode(codes);
   } finally {
     shared?.stop();
-    conn.client.close();
   }
 }

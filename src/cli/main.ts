@@ -124,11 +124,11 @@ ${EXIT_CODES}`,
 
   addDriftFlags(program.command('drift').argument('[DIR...]', 'package directories (default: .)'))
     .description(
-      'check, read-only, that the cluster still matches the packages: changed, missing, extra or unhealthy objects',
+      'check, read-only, that the cluster still matches the packages: changed, missing, extra or unhealthy objects; --correct re-applies the drifted ones',
     )
     .addHelpText(
       'after',
-      '\nExit codes: 0 in sync, 1 a package could not be checked, 2 usage error, 4 drift found.',
+      '\nExit codes: 0 in sync (--correct: every drifted package corrected), 1 a package could not be checked,\n2 usage error, 3 a correction failed (--correct), 4 drift found (--correct: drift left, a held package\nor status drift only).',
     )
     .action((dirs: string[], flags: RunFlags) =>
       run(async () => (await import('./drift-command.js')).runDrift(dirsArg(dirs), flags, ctx)),

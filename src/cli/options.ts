@@ -51,6 +51,8 @@ export interface RunFlags extends ConflictFlags {
   rollbackOnFailure?: boolean;
   /** apply with a rollback, and rollback: prune the objects the package rolled back to lacks. */
   rollbackPrune?: boolean;
+  /** drift: re-apply the drifted packages. */
+  correct?: boolean;
 }
 
 export type ProgressMode = 'auto' | 'always' | 'never';
@@ -350,7 +352,26 @@ export function addDriftFlags(cmd: Command): Command {
     )
     .option('--no-prune', 'the package is applied without pruning: objects that left it are not drift')
     .option('--wait-for-jobs', 'a Job is Current only once it completed')
-    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'));
+    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option(
+      '--correct',
+      're-apply each drifted package (a normal apply: lock, deploy history, pre-flight), one at a time; not a package whose last apply of its current tree failed (held) nor one with status drift only',
+    )
+    // how the correction applies, as `apply` takes them
+    .addOption(
+      new Option('--prune-timeout <duration>', '--correct: how long to wait for pruned objects to be gone')
+        .argParser(durationArg)
+        .default(Defaults.pruneTimeoutMs, '5m'),
+    )
+    .addOption(
+      new Option('--prune-propagation-policy <policy>', '--correct: propagation policy for pruning')
+        .choices(propagation)
+        .default(Defaults.prunePropagationPolicy),
+    )
+    .option('--no-wait', '--correct: do not wait for re-applied objects to reconcile')
+    .option('--no-fail-fast', '--correct: wait for a failing rollout until the timeout, as kpt does')
+    .option('--allow-stale', '--correct: re-apply even a commit older than the last one applied')
+    .option('--history-limit <n>', '--correct: deploy records kept per package', countArg, 20);
   // the rule for fields other managers hold is apply's: a hand edit is drift, a co-owner's field is not
   return addConflictFlags(cmd, false);
 }

@@ -2,6 +2,7 @@ import type { RunOptions } from '../apply/run-options.js';
 import { Annotations } from '../common/constants.js';
 import { idKey, idOf, shortName } from '../common/object-id.js';
 import { classifyDrift, previewErrors } from '../drift/classify-drift.js';
+import type { DriftCorrection } from '../drift/correction.js';
 import type { DriftObject } from '../drift/types.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
@@ -25,6 +26,8 @@ export interface DriftRunResult {
   prepared?: PreparedPackage;
   /** The preview the drift was read from (its diffs, for the text report). */
   preview?: PreviewDocument;
+  /** Set by drift correction (src/pipeline/drift-correction.ts) once it handled this drifted package. */
+  correction?: DriftCorrection;
   exitCode: 0 | 1 | 4;
 }
 

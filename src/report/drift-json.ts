@@ -4,7 +4,8 @@ import type { DriftRunResult } from '../pipeline/drift-package.js';
 /**
  * One package's entry of the drift document (`kpt-live drift --output json`, the action's `result` in
  * drift mode): `{path, drifted, objects}`, only drifted objects, each `{id, drift, changes?, status?,
- * message?}`; `error` when the package could not be checked.
+ * message?}`; `error` when the package could not be checked; `correction` (`{result, reason?, summary?,
+ * failed?}`) when drift correction was on and the package drifted.
  */
 export function driftPackageJson(r: DriftRunResult): DriftPackage {
   return {
@@ -12,6 +13,7 @@ export function driftPackageJson(r: DriftRunResult): DriftPackage {
     drifted: r.outcome === 'drifted',
     objects: r.objects.map(driftObjectJson),
     ...(r.error ? { error: r.error } : {}),
+    ...(r.correction ? { correction: r.correction } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { DriftPackage } from '../drift/types.js';
+import { renderCorrectionMarkdown } from './drift-correction.js';
 import { driftCounts, driftObjectName, driftWords } from './drift-words.js';
 import { cell, clip, code, escapeHtml, escapeText, fenced } from './markdown.js';
 import { changeWords, displayPath } from './preview-words.js';
@@ -32,11 +33,13 @@ export function renderDriftMarkdown(
     );
   }
   if (!pkg.drifted) return [heading, '', ':white_check_mark: **In sync** with the package.', ''].join('\n');
+  const corrected = pkg.correction?.result === 'corrected';
   const lines = [
     heading,
     '',
-    `:warning: **${pkg.objects.length} object(s) differ from the package** (${driftCounts(pkg.objects)}).`,
+    `${corrected ? ':white_check_mark:' : ':warning:'} **${pkg.objects.length} object(s) ${corrected ? 'differed' : 'differ'} from the package** (${driftCounts(pkg.objects)}).`,
     '',
+    ...(pkg.correction ? [renderCorrectionMarkdown(pkg.correction), ''] : []),
     '| object | drift | details |',
     '|---|---|---|',
   ];

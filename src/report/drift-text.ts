@@ -10,7 +10,7 @@ import { changeWords, displayPath } from './preview-words.js';
  */
 export function renderDriftText(
   pkg: DriftPackage,
-  opts: { preview?: PreviewDocument; namespace?: string; diffs?: boolean } = {},
+  opts: { preview?: PreviewDocument; namespace?: string; diffs?: boolean; correcting?: boolean } = {},
 ): string {
   if (pkg.error) return `Drift of ${pkg.path}: not checked (${pkg.error.split('\n')[0]})\n`;
   if (!pkg.drifted) return `Drift of ${pkg.path}: in sync\n`;
@@ -29,6 +29,11 @@ export function renderDriftText(
     const diff = o.drift === 'configure' && opts.diffs !== false ? diffs.get(idKey(o.id)) : undefined;
     if (diff) for (const line of diff.split('\n')) lines.push(`    ${line}`);
   }
-  lines.push('', 'Field values read "cluster → package"; `kpt-live apply` would restore the package.');
+  lines.push(
+    '',
+    opts.correcting
+      ? 'Field values read "cluster → package"; drift correction follows.'
+      : 'Field values read "cluster → package"; `kpt-live apply` would restore the package.',
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -117,9 +117,15 @@ describe('parseInputs', () => {
       failOnDrift: true,
       commentKey: 'prod',
     });
+    expect(parseInputs().driftCorrect).toBe(false);
     vi.unstubAllEnvs();
     withInputs({ 'fail-on-drift': 'maybe' });
     expect(() => parseInputs()).toThrow(/Invalid input 'fail-on-drift': "maybe"/);
+    vi.unstubAllEnvs();
+    withInputs({ mode: 'drift', 'drift-correct': 'true' });
+    expect(parseInputs().driftCorrect).toBe(true);
+    withInputs({ 'drift-correct': 'yes' });
+    expect(() => parseInputs()).toThrow(/Invalid input 'drift-correct': "yes"/);
   });
 
   it('reads allow-skipped (off by default; true/false)', () => {

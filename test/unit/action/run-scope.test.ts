@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EventContext } from '../../../src/action/github/event.js';
-import { resolveMode, runScope, UsageError } from '../../../src/action/run-scope.js';
+import { checkDriftCorrect, resolveMode, runScope, UsageError } from '../../../src/action/run-scope.js';
 
 const base: EventContext = {
   name: 'workflow_dispatch',
@@ -93,5 +93,24 @@ describe('the scope of a run', () => {
     );
     expect(() => runScope('destroy', queue, ['deploy/a'])).toThrow(UsageError);
     expect(runScope('resolve', queue, [])).toEqual({ kind: 'change' });
+  });
+});
+
+describe('drift-correct: only where an apply would run', () => {
+  it('runs on the default branch (schedule, workflow_dispatch, push), and where the event names no branch', () => {
+    expect(() => checkDriftCorrect(base)).not.toThrow();
+    expect(() => checkDriftCorrect(pushCtx)).not.toThrow();
+    expect(() => checkDriftCorrect({ ...base, name: 'schedule', defaultBranch: undefined })).not.toThrow();
+  });
+
+  it('refuses pull requests, merge queues and other branches before any request', () => {
+    expect(() => checkDriftCorrect(prCtx())).toThrow(UsageError);
+    expect(() => checkDriftCorrect(prCtx())).toThrow(
+      /drift-correct on a pull_request event: drift correction re-applies/,
+    );
+    expect(() => checkDriftCorrect(queue)).toThrow(/merge_group/);
+    expect(() => checkDriftCorrect({ ...base, ref: 'refs/heads/feature' })).toThrow(
+      'drift-correct on refs/heads/feature: drift correction re-applies the checked-out commit, so it runs on the default branch (main) only',
+    );
   });
 });
