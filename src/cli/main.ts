@@ -2,16 +2,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { VERSION } from '../common/version.js';
 import { connectAhead } from '../kube/connect.js';
 import { PackageFailure } from '../package/package-error.js';
+import { normaliseBoolFlags } from './bool-flags.js';
 import { type CliContext, CliError, type ExitCode, printError } from './cli-io.js';
-import {
-  addApplyFlags,
-  addClusterFlags,
-  addDestroyFlags,
-  addDriftFlags,
-  countArg,
-  normaliseBoolFlags,
-  type RunFlags,
-} from './options.js';
+import { addDriftFlags } from './drift-flags.js';
+import { addApplyFlags, addClusterFlags, addDestroyFlags, countArg, type RunFlags } from './options.js';
 import { kubeconfigSource } from './package-dir.js';
 
 /** The commands whose first step is the cluster connection (init, migrate and the rest connect later or never). */

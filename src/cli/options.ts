@@ -8,7 +8,6 @@ import {
 import type { UpdateStrategy } from '../apply/update-strategy.js';
 import { Defaults, type InventoryPolicy, type PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
-import { CliError } from './cli-io.js';
 import { addConflictFlags, type ConflictFlags, conflictSettingsOf } from './conflict-flags.js';
 
 /** Every flag value the run commands read, as commander hands them over (names in camelCase). */
@@ -270,108 +269,4 @@ export function runOptionsFrom(flags: RunFlags): RunOptions {
     defaultUpdateStrategy: flags.applyDefaultUpdateStrategy ?? o.defaultUpdateStrategy,
     statusPolicy: flags.statusPolicy ?? o.statusPolicy,
   };
-}
-
-/**
- * Boolean flags kpt (Go's pflag) also takes as `--flag=true|false`; commander only knows `--flag` and
- * `--no-flag`. The value is how each form is spelled for commander; undefined drops the argument (it asks
- * for the default).
- */
-const BOOL_FLAGS: Record<string, { on?: string; off?: string }> = {
-  'dry-run': { on: '--dry-run' },
-  'force-conflicts': { on: '--force-conflicts' },
-  'allow-empty-prune': { on: '--allow-empty-prune' },
-  'allow-skipped': { on: '--allow-skipped' },
-  'exit-early': { on: '--exit-early' },
-  'fail-fast': { off: '--no-fail-fast' },
-  preflight: { off: '--no-preflight' },
-  'allow-stale': { on: '--allow-stale' },
-  'rollback-on-failure': { on: '--rollback-on-failure' },
-  'rollback-prune': { on: '--rollback-prune' },
-  'wait-for-jobs': { on: '--wait-for-jobs' },
-  'show-status-events': { on: '--show-status-events' },
-  'server-side': { on: '--server-side' },
-  'install-resource-group': { on: '--install-resource-group', off: '--no-install-resource-group' },
-  prune: { off: '--no-prune' },
-  wait: { off: '--no-wait' },
-  force: { on: '--force' },
-  quiet: { on: '--quiet' },
-};
-
-/** Go's strconv.ParseBool spellings. */
-function parseBool(text: string): boolean | undefined {
-  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(text)) return true;
-  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(text)) return false;
-  return undefined;
-}
-
-/**
- * Rewrites kpt's `--server-side=true`, `--prune=false`, `--install-resource-group=false` into commander's
- * forms, so kpt command lines work unchanged. Stops at `--`. A value that is not a boolean is a usage error.
- */
-export function normaliseBoolFlags(args: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (arg === '--') {
-      out.push(...args.slice(i));
-      break;
-    }
-    const m = /^--([a-z-]+)=(.*)$/s.exec(arg);
-    const spelling = m ? BOOL_FLAGS[m[1]] : undefined;
-    if (!m || !spelling) {
-      out.push(arg);
-      continue;
-    }
-    const value = parseBool(m[2]);
-    if (value === undefined) {
-      throw new CliError(`invalid argument "${m[2]}" for "--${m[1]}" flag: use true or false`, 2);
-    }
-    const form = value ? spelling.on : spelling.off;
-    if (form) out.push(form);
-  }
-  return out;
-}
-
-/** The flags of `drift`: what decides the preview (field manager, inventory policy, prune) and health. */
-export function addDriftFlags(cmd: Command): Command {
-  addClusterFlags(cmd)
-    .addOption(
-      new Option(
-        '--reconcile-timeout <duration>',
-        'how long an object still reconciling gets to become Current before it counts as drift (0 = no limit)',
-      )
-        .argParser(durationArg)
-        .default(Defaults.reconcileTimeoutMs, '5m'),
-    )
-    .option('--field-manager <name>', 'field manager the package is applied with', Defaults.fieldManager)
-    .addOption(
-      new Option('--inventory-policy <policy>', 'the inventory policy the package is applied with')
-        .choices(['strict', 'adopt', 'force-adopt'])
-        .default(Defaults.inventoryPolicy),
-    )
-    .option('--no-prune', 'the package is applied without pruning: objects that left it are not drift')
-    .option('--wait-for-jobs', 'a Job is Current only once it completed')
-    .addOption(new Option('--output <format>', 'output format').choices(['text', 'json']).default('text'))
-    .option(
-      '--correct',
-      're-apply each drifted package (a normal apply: lock, deploy history, pre-flight), one at a time; not a package whose last apply of its current tree failed (held) nor one with status drift only',
-    )
-    // how the correction applies, as `apply` takes them
-    .addOption(
-      new Option('--prune-timeout <duration>', '--correct: how long to wait for pruned objects to be gone')
-        .argParser(durationArg)
-        .default(Defaults.pruneTimeoutMs, '5m'),
-    )
-    .addOption(
-      new Option('--prune-propagation-policy <policy>', '--correct: propagation policy for pruning')
-        .choices(propagation)
-        .default(Defaults.prunePropagationPolicy),
-    )
-    .option('--no-wait', '--correct: do not wait for re-applied objects to reconcile')
-    .option('--no-fail-fast', '--correct: wait for a failing rollout until the timeout, as kpt does')
-    .option('--allow-stale', '--correct: re-apply even a commit older than the last one applied')
-    .option('--history-limit <n>', '--correct: deploy records kept per package', countArg, 20);
-  // the rule for fields other managers hold is apply's: a hand edit is drift, a co-owner's field is not
-  return addConflictFlags(cmd, false);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { normaliseBoolFlags } from '../../../src/cli/bool-flags.js';
 import { CliError } from '../../../src/cli/cli-io.js';
-import { durationArg, normaliseBoolFlags, type RunFlags, runOptionsFrom } from '../../../src/cli/options.js';
+import { durationArg, type RunFlags, runOptionsFrom } from '../../../src/cli/options.js';
 
 describe('durationArg', () => {
   it.each([
