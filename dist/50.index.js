@@ -1,13 +1,1 @@
-export const id = 50;
-export const ids = [50];
-export const modules = {
-
-/***/ 8050:
-/***/ ((module) => {
-
-module.exports = eval("require")("kerberos");
-
-
-/***/ })
-
-};
+const id=50,ids=[50],modules={8050:(module=>{module.exports=eval("require")("kerberos")})};export{id,ids,modules};
