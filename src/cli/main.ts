@@ -82,7 +82,16 @@ export function buildProgram(ctx: CliContext, done: (code: ExitCode) => void): C
       run(async () => (await import('./run-command.js')).runActuation('destroy', dirsArg(dirs), flags, ctx)),
     );
 
-  addApplyFlags(program.command('rollback').argument('[DIR...]', 'package directories (default: .)'))
+  const rollback = addApplyFlags(
+    program.command('rollback').argument('[DIR...]', 'package directories (default: .)'),
+  );
+  // apply's flags, but a rollback is not itself rolled back, and its dry run prints the preview
+  for (const o of rollback.options) {
+    if (o.long === '--rollback-on-failure') o.hideHelp();
+    if (o.long === '--dry-run')
+      o.description = 'print the preview of the rollback (a server-side dry-run), change nothing';
+  }
+  rollback
     .description(
       'apply each package as an earlier successful deploy applied it (default: the one before the last): its commit from git, its recorded inventory and settings; a preview first',
     )
