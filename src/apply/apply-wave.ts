@@ -2,8 +2,7 @@ import { Annotations } from '../common/constants.js';
 import { idKey, type ObjectId } from '../common/object-id.js';
 import { type Carried, carriedInDryRun, carryOut } from './carry-out.js';
 import { applySkip, decideObject } from './decide-object.js';
-import type { Decision } from './decision.js';
-import { withOwner } from './owner-lookup.js';
+import { blockedBy, type Decision } from './decision.js';
 import { runOrdered } from './run-ordered.js';
 import { markBlocked, outcomeFor, type RunState } from './run-state.js';
 import { skipMessage } from './skip-reason.js';
@@ -29,9 +28,12 @@ export async function applyWave(
         state.decisions.set(key, d);
         return carriedInDryRun(state, d);
       }
+      // a skip found now (the inventory policy, a dependency that failed or was skipped in this run) is
+      // recorded and carried out like any decision
       const blocked = applySkip(state, id);
-      if (blocked) return { status: 'Skipped', skip: await withOwner(state, blocked) };
-      const d: Decision = state.planned.get(key) ?? (await decideObject(state, id));
+      const d: Decision = blocked
+        ? blockedBy(blocked)
+        : (state.planned.get(key) ?? (await decideObject(state, id)));
       state.decisions.set(key, d);
       return carryOut(state, id, d);
     },

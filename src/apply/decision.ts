@@ -82,8 +82,7 @@ export interface ObjectFacts {
  * deleted, `update-strategy: skip`/`always-replace`, an unchanged object proven from its managed fields.
  */
 export function decideLocally(f: ObjectFacts): Decision | undefined {
-  if (f.skip)
-    return { action: 'skip', reason: skipMessage(f.skip), blocked: true, skip: f.skip, validated: false };
+  if (f.skip) return blockedBy(f.skip);
   if (f.prerequisite)
     return {
       action: 'create',
@@ -115,6 +114,11 @@ export function decideLocally(f: ObjectFacts): Decision | undefined {
     };
   if (live && f.provenUnchanged) return { action: 'unchanged', object: live, validated: true, info };
   return undefined;
+}
+
+/** A skip the user did not choose (a dependency, the inventory policy): the object is not applied now. */
+export function blockedBy(skip: SkipReason): Decision {
+  return { action: 'skip', reason: skipMessage(skip), blocked: true, skip, validated: false };
 }
 
 /** An object the server was not asked about: it is judged by its own write, as kpt and kubectl do. */
