@@ -96,6 +96,70 @@ export const parityCases: ParityCase[] = [
     fieldsV1: true,
   },
   {
+    name: 'a forced apply pinned to the current resourceVersion takes the field over',
+    ref: CM,
+    setup: async (c, ns) => {
+      await c.apply(cm(ns, { x: '1', y: '1' }), ours);
+      await patchX(c, ns, '2');
+    },
+    act: async (c, ns) => {
+      const pinned = cm(ns, { x: '1', y: '1' });
+      pinned.metadata.resourceVersion = (await c.get(cmRef(ns)))!.metadata.resourceVersion;
+      return c.apply(pinned, { ...ours, force: true });
+    },
+    fieldsV1: true,
+  },
+  {
+    name: 'a forced apply pinned to a stale resourceVersion is 409 and changes nothing',
+    ref: CM,
+    setup: async (c, ns) => {
+      await c.apply(cm(ns, { x: '1', y: '1' }), ours);
+      await patchX(c, ns, '2');
+    },
+    act: (c, ns) => {
+      const stale = cm(ns, { x: '1', y: '1' });
+      stale.metadata.resourceVersion = '1';
+      return c.apply(stale, { ...ours, force: true });
+    },
+    fieldsV1: true,
+  },
+  {
+    name: 'a JSON patch of managedFields, testing the resourceVersion, is taken as given',
+    ref: CM,
+    setup: async (c, ns) => {
+      await c.apply(cm(ns, { x: '1', y: '1' }), ours);
+      await patchX(c, ns, '2');
+    },
+    act: async (c, ns) => {
+      // the ownership move before a pinned apply: the hand edit's entry goes, its field joins ours
+      const live = (await c.get(cmRef(ns)))!;
+      const entries = (live.metadata.managedFields as { manager: string }[])
+        .filter((e) => e.manager !== 'kubectl-patch')
+        .map((e) =>
+          e.manager === ours.fieldManager ? { ...e, fieldsV1: { 'f:data': { 'f:x': {}, 'f:y': {} } } } : e,
+        );
+      return c.jsonPatch(cmRef(ns), [
+        { op: 'test', path: '/metadata/resourceVersion', value: live.metadata.resourceVersion },
+        { op: 'replace', path: '/metadata/managedFields', value: entries },
+      ]);
+    },
+    fieldsV1: true,
+  },
+  {
+    name: 'a JSON patch of managedFields testing a stale resourceVersion is 422 and changes nothing',
+    ref: CM,
+    setup: async (c, ns) => {
+      await c.apply(cm(ns, { x: '1', y: '1' }), ours);
+      await patchX(c, ns, '2');
+    },
+    act: (c, ns) =>
+      c.jsonPatch(cmRef(ns), [
+        { op: 'test', path: '/metadata/resourceVersion', value: '1' },
+        { op: 'replace', path: '/metadata/managedFields', value: [] },
+      ]),
+    fieldsV1: true,
+  },
+  {
     name: 'the same value as another manager: shared ownership, no conflict',
     ref: CM,
     setup: (c, ns) =>
