@@ -80,6 +80,9 @@ export async function carryOutApply(req: ApplyRequest, preflight: RunState): Pro
   } catch (err) {
     // what got done is in the outcomes so far; the inventory was written before the first object
     return { ...fatalResult(req.emit, err, withDecisions(state), state.startedAt), plan: state.plan };
+  } finally {
+    // the waits' watches end with the run
+    state.watcher?.stop();
   }
 }
 

@@ -64,55 +64,60 @@ export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
     },
     Date.now(),
   );
-  const tasks = taskList(plan, { prune: true });
-  // the inventory's own Namespace gets one more delete/wait pair after the inventory (see below)
-  const n = tasks.deleteWaves.length;
-  const nsTasks = ownNs
-    ? [
-        { name: taskName.delete(n), action: 'Delete' as const, ids: [ownNs] },
-        { name: taskName.wait(n), action: 'Wait' as const, ids: [ownNs] },
-      ]
-    : [];
-  const shown = [...tasks.tasks, ...nsTasks].filter(
-    (t) => t.action !== 'Inventory' && !(s.dryRun && t.action === 'Wait'),
-  );
-  req.emit({ type: 'init', groups: shown });
-  for (const { act, wait } of tasks.deleteWaves) {
-    if (s.cancelled()) break;
-    await group(req.emit, act.name, 'Delete', () => pruneWave(s, act.ids, act.name, 'delete'));
-    if (s.dryRun) continue;
-    await group(req.emit, wait.name, 'Wait', () =>
-      waitWave(s, wait.ids, wait.name, 'NotFound', req.onProgress),
+  try {
+    const tasks = taskList(plan, { prune: true });
+    // the inventory's own Namespace gets one more delete/wait pair after the inventory (see below)
+    const n = tasks.deleteWaves.length;
+    const nsTasks = ownNs
+      ? [
+          { name: taskName.delete(n), action: 'Delete' as const, ids: [ownNs] },
+          { name: taskName.wait(n), action: 'Wait' as const, ids: [ownNs] },
+        ]
+      : [];
+    const shown = [...tasks.tasks, ...nsTasks].filter(
+      (t) => t.action !== 'Inventory' && !(s.dryRun && t.action === 'Wait'),
     );
-  }
-  // the inventory goes when it would list nothing more (objects not deleted, e.g. owned by another
-  // inventory, stay in it, as kpt keeps them) and nothing failed
-  const remaining = finalInventory(s).filter((e) => idKey(e.id) !== nsKey);
-  const anyFailed = [...s.outcomes.values()].some((o) => failed(o, { allowSkipped: true }));
-  const dropInventory = !anyFailed && !s.cancelled() && remaining.length === 0;
-  await group(req.emit, tasks.last.name, 'Inventory', async () => {
-    if (s.dryRun) return;
-    if (dropInventory) {
-      if (cluster.kind === 'ResourceGroup')
-        await deleteResourceGroup(req.client, req.inventory, cluster.object.metadata.uid);
-      else await deleteConfigMapInventory(req.client, cluster.object);
-    } else if (cluster.kind === 'ResourceGroup') {
-      await writeResourceGroup(req.client, req.inventory, finalInventory(s), cluster.object, {
-        status: req.options.statusPolicy === 'all',
-      });
+    req.emit({ type: 'init', groups: shown });
+    for (const { act, wait } of tasks.deleteWaves) {
+      if (s.cancelled()) break;
+      await group(req.emit, act.name, 'Delete', () => pruneWave(s, act.ids, act.name, 'delete'));
+      if (s.dryRun) continue;
+      await group(req.emit, wait.name, 'Wait', () =>
+        waitWave(s, wait.ids, wait.name, 'NotFound', req.onProgress),
+      );
     }
-  });
-  if (ownNs && !s.cancelled()) await destroyOwnNamespace(s, ownNs, nsTasks, dropInventory, req.onProgress);
-  const objects = withDecisions(s);
-  const result = finishedResult(
-    objects,
-    s.startedAt,
-    s.cancelled(),
-    runFailed(objects, req.options.allowSkipped),
-  );
-  // the deploy history lived in that Namespace: there is nowhere left to record this run
-  if (nsKey && s.deleted.has(nsKey) && !s.dryRun) result.namespaceDeleted = req.inventory.namespace;
-  return { ...result, plan, ...(s.dryRun ? { dryRun: true } : {}) };
+    // the inventory goes when it would list nothing more (objects not deleted, e.g. owned by another
+    // inventory, stay in it, as kpt keeps them) and nothing failed
+    const remaining = finalInventory(s).filter((e) => idKey(e.id) !== nsKey);
+    const anyFailed = [...s.outcomes.values()].some((o) => failed(o, { allowSkipped: true }));
+    const dropInventory = !anyFailed && !s.cancelled() && remaining.length === 0;
+    await group(req.emit, tasks.last.name, 'Inventory', async () => {
+      if (s.dryRun) return;
+      if (dropInventory) {
+        if (cluster.kind === 'ResourceGroup')
+          await deleteResourceGroup(req.client, req.inventory, cluster.object.metadata.uid);
+        else await deleteConfigMapInventory(req.client, cluster.object);
+      } else if (cluster.kind === 'ResourceGroup') {
+        await writeResourceGroup(req.client, req.inventory, finalInventory(s), cluster.object, {
+          status: req.options.statusPolicy === 'all',
+        });
+      }
+    });
+    if (ownNs && !s.cancelled()) await destroyOwnNamespace(s, ownNs, nsTasks, dropInventory, req.onProgress);
+    const objects = withDecisions(s);
+    const result = finishedResult(
+      objects,
+      s.startedAt,
+      s.cancelled(),
+      runFailed(objects, req.options.allowSkipped),
+    );
+    // the deploy history lived in that Namespace: there is nowhere left to record this run
+    if (nsKey && s.deleted.has(nsKey) && !s.dryRun) result.namespaceDeleted = req.inventory.namespace;
+    return { ...result, plan, ...(s.dryRun ? { dryRun: true } : {}) };
+  } finally {
+    // the waits' watches end with the run
+    s.watcher?.stop();
+  }
 }
 
 async function destroyOwnNamespace(

@@ -191,6 +191,11 @@ export class FakeCluster {
     runControllers(this.api, this.reconcilers);
   }
 
+  /** How many watches are open (a finished run must leave none). */
+  openWatches(): number {
+    return this.api.store.openWatches;
+  }
+
   /** Ends every open watch (as a server restart or a proxy timeout would), with `err` or cleanly. */
   endWatches(err?: Error): void {
     this.api.store.endWatches(err);

@@ -115,6 +115,11 @@ export class ObjectStore {
   }
 
   /** Ends every open watch (the server or a proxy closing the streams). */
+  /** How many watches are open. */
+  get openWatches(): number {
+    return this.watchers.size;
+  }
+
   endWatches(err?: Error): void {
     for (const w of [...this.watchers.keys()]) {
       this.watchers.delete(w);

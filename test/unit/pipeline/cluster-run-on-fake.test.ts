@@ -59,6 +59,9 @@ describe('a run on the fake cluster', () => {
     const first = await applyObjects(conn, objects(), inventory, { reconcileTimeoutMs: 5000 });
     expect(first.result.outcome, first.result.error).toBe('success');
     expect(first.result.objects.every((o) => o.reconcile === 'Successful')).toBe(true);
+    // the waits' watches end with the run (a long-lived process, the demo or an in-process caller, would
+    // otherwise keep them open)
+    expect(fake.openWatches()).toBe(0);
 
     const mark = fake.log.mark();
     const again = await applyObjects(conn, objects(), inventory, { reconcileTimeoutMs: 5000 });
@@ -80,6 +83,7 @@ describe('a run on the fake cluster', () => {
 
     const destroyed = await destroyObjects(conn, inventory);
     expect(lines(destroyed.result.objects)).toEqual(['ConfigMap/settings deleted']);
+    expect(fake.openWatches()).toBe(0);
     expect(fake.objects((o) => o.metadata.namespace === ns && o.kind !== 'Lease')).toEqual([]);
   });
 });
