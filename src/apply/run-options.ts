@@ -2,7 +2,7 @@ import { type ConflictSettings, DefaultConflictSettings } from '../common/confli
 import { Defaults, type InventoryPolicy, type PropagationPolicy } from '../common/constants.js';
 import type { UpdateStrategy } from './update-strategy.js';
 
-/** Every setting of an apply, destroy or preview run (names and defaults as ../shared/CONTRACT.md). */
+/** Every setting of an apply, destroy or preview run (names and defaults as the README's inputs table). */
 export interface RunOptions {
   fieldManager: string;
   /** Take every field another manager holds (`conflicts: force` sets it too). */

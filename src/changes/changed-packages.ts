@@ -51,7 +51,7 @@ const exists = (abs: string) =>
   );
 
 /**
- * Maps a change set onto deployable units (CONTRACT.md: a changed file belongs to its topmost package
+ * Maps a change set onto deployable units (the README's rule: a changed file belongs to its topmost package
  * with inventory info). Both paths of a rename count. A deleted file that no package in the checkout
  * claims is looked up in the base commit: if its unit's directory is gone from the checkout, the unit is
  * reported `removed` with the base commit, so the caller can read its inventory there (readInventoryAtCommit)

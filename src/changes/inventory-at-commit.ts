@@ -118,7 +118,7 @@ export async function readInventoryAtCommit(
 }
 
 /**
- * The deployable units (CONTRACT.md rules, via src/package's groupUnits) found at `commit` below each of
+ * The deployable units (the README's rules, via src/package's groupUnits) found at `commit` below each of
  * `roots` (package directories at that commit). Used to tell which unit a deleted file belonged to.
  */
 export async function unitsAtCommit(

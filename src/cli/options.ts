@@ -126,7 +126,7 @@ function addKptCompatFlags(cmd: Command): Command {
 const propagation = ['Background', 'Foreground', 'Orphan'];
 const inventoryPolicies = ['strict', 'adopt', 'force-adopt'];
 
-/** The flags of `apply` and `preview` (CONTRACT.md's settings with kpt's names and defaults). */
+/** The flags of `apply` and `preview` (the action's settings, with kpt's names and defaults). */
 export function addApplyFlags(cmd: Command): Command {
   addClusterFlags(cmd)
     .addOption(

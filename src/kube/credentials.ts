@@ -166,7 +166,7 @@ function b64(data: string): string {
  * Legacy `auth-provider` users (azure, gcp, oidc): client-node's own authenticator for the provider works out
  * their headers, as client-node's KubeConfig did. Only that authenticator's module is imported, and only when
  * such a user connects: importing client-node's entry (or its KubeConfig, which pulls in the generated API
- * classes) would put ~14 MB of code on every start (issue 20: cold start).
+ * classes) would put ~14 MB of code on every start (bench/README.md: cold start).
  */
 function clientNodeAuth(access: ClusterAccess): (opts: https.RequestOptions) => Promise<void> {
   const user = { name: access.user.name, authProvider: access.user.authProvider };

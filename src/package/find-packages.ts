@@ -16,7 +16,7 @@ export interface PackageInfo {
 }
 
 /**
- * A deployable unit (CONTRACT.md): the topmost package, following Kptfiles up the tree, that holds
+ * A deployable unit: the topmost package, following Kptfiles up the tree, that holds
  * inventory info. Its subpackages are applied with it, as `kpt live apply <dir>` reads them all.
  */
 export interface Unit {

@@ -146,7 +146,7 @@ export function resolveInventoryInfo(input: {
 }
 
 /**
- * The error for inventory info found inside a subpackage of a deployable unit (CONTRACT.md): kpt would
+ * The error for inventory info found inside a subpackage of a deployable unit: kpt would
  * ignore it, but two inventories would then both claim the subpackage's objects.
  */
 export function nestedInventoryError(
