@@ -9,7 +9,7 @@ import {
   skippedCorrection,
 } from '../pipeline/drift-correction.js';
 import type { DriftRunResult } from '../pipeline/drift-package.js';
-import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
+import { PackageLoop, packagesAtOnce } from '../pipeline/package-concurrency.js';
 import { packageSecretValues } from '../pipeline/run-package.js';
 import { scrub } from '../preview/redact.js';
 import { correctionWords } from '../report/drift-correction.js';
@@ -117,15 +117,14 @@ export async function correctDriftedPackages(
     keepGoing: inputs.keepGoing,
     signal: c.signal,
   };
-  const entries = await runPackages(
-    toApply,
-    rule,
-    (r) => r.path,
-    correctOne,
-    (fix) => !correctionFailed(fix.correction),
+  const loop = new PackageLoop(toApply, rule, (r) => r.path);
+  await Promise.all(
+    loop.lanes().map(async () => {
+      for (let next = loop.take(); next; next = loop.take())
+        loop.finished(next, !correctionFailed((await correctOne(next.item)).correction));
+    }),
   );
-  for (const e of entries) {
-    if (!('skipped' in e)) continue;
+  for (const e of loop.skipped()) {
     skippedCorrection(e.item, e.skipped);
     core.error(`${e.item.path}: drift not corrected: ${e.skipped}`, {
       title: `kpt-live-action: ${e.item.path} not corrected`,

@@ -1,5 +1,5 @@
 import type { Connection } from '../kube/connect.js';
-import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
+import { PackageLoop, packagesAtOnce } from '../pipeline/package-concurrency.js';
 import { runRollback } from '../pipeline/rollback-package.js';
 import { type PackageRunResult, packageSecretValues, runPackage } from '../pipeline/run-package.js';
 import { renderPreviewText } from '../report/preview-text.js';
@@ -82,15 +82,14 @@ export async function runUnits(units: SelectedUnit[], c: UnitsContext): Promise<
     keepGoing: inputs.keepGoing,
     signal: c.signal,
   };
-  const entries = await runPackages(
-    units,
-    rule,
-    (u) => u.path,
-    runUnit,
-    (r) => r.outcome === 'success',
+  const loop = new PackageLoop(units, rule, (u) => u.path);
+  await Promise.all(
+    loop.lanes().map(async () => {
+      for (let next = loop.take(); next; next = loop.take())
+        loop.finished(next, (await runUnit(next.item)).outcome === 'success');
+    }),
   );
-  for (const e of entries) {
-    if (!('skipped' in e)) continue;
+  for (const e of loop.skipped()) {
     core.error(`${e.item.path}: ${e.skipped}`, { title: `kpt-live-action: ${e.item.path} not run` });
     const skipped = skippedResult(e.item.path, mode, e.skipped);
     results.push(skipped);

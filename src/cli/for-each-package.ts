@@ -1,5 +1,5 @@
 import type { Connection } from '../kube/connect.js';
-import { packagesAtOnce, runPackages } from '../pipeline/package-concurrency.js';
+import { PackageLoop, packagesAtOnce } from '../pipeline/package-concurrency.js';
 import { type CliContext, type ExitCode, type OutStream, worstExitCode } from './cli-io.js';
 import type { RunFlags } from './options.js';
 import { connectCluster } from './package-dir.js';
@@ -73,36 +73,39 @@ export async function loopPackages(
   };
   if (held) ctx.stderr.write(`kpt-live: ${opts.verb} ${dirs.length} packages, up to ${atOnce} at once\n`);
   try {
-    const entries = await runPackages(
-      dirs,
-      rule,
-      (arg) => arg,
-      async (arg, i) => {
-        const out = held ? new HeldOutput() : undefined;
-        const pkgCtx: CliContext = out
-          ? { ...ctx, stdout: out.stream('stdout'), stderr: out.stream('stderr') }
-          : ctx;
-        const progress = shared ?? new Progress(pkgCtx, progressStyle('never', pkgCtx, flags.output));
-        if (dirs.length > 1) progress.err(`kpt-live: ${opts.verb} ${arg} (${i + 1}/${dirs.length})\n`);
-        try {
-          return await one(arg, progress, pkgCtx);
-        } finally {
-          if (out) {
-            progress.stop();
-            outputs[i] = out;
-            printReady();
-          }
+    const runOne = async (arg: string, i: number): Promise<ExitCode> => {
+      const out = held ? new HeldOutput() : undefined;
+      const pkgCtx: CliContext = out
+        ? { ...ctx, stdout: out.stream('stdout'), stderr: out.stream('stderr') }
+        : ctx;
+      const progress = shared ?? new Progress(pkgCtx, progressStyle('never', pkgCtx, flags.output));
+      if (dirs.length > 1) progress.err(`kpt-live: ${opts.verb} ${arg} (${i + 1}/${dirs.length})\n`);
+      try {
+        return await one(arg, progress, pkgCtx);
+      } finally {
+        if (out) {
+          progress.stop();
+          outputs[i] = out;
+          printReady();
         }
-      },
-      (code) => code === 0,
+      }
+    };
+    const codes: ExitCode[] = dirs.map(() => 3);
+    const loop = new PackageLoop(dirs, rule, (arg) => arg);
+    await Promise.all(
+      loop.lanes().map(async () => {
+        for (let next = loop.take(); next; next = loop.take()) {
+          codes[next.index] = await runOne(next.item, next.index);
+          loop.finished(next, codes[next.index] === 0);
+        }
+      }),
     );
     for (const o of outputs.slice(printed)) o?.printTo(ctx);
-    const skipped = entries.filter((e) => 'skipped' in e);
+    const skipped = loop.skipped();
     if (skipped.length > 0) {
-      const why = skipped[0] && 'skipped' in skipped[0] ? skipped[0].skipped : '';
+      const why = skipped[0]?.skipped ?? '';
       ctx.stderr.write(`kpt-live: ${why}: not starting ${skipped.map((e) => e.item).join(', ')}\n`);
     }
-    const codes = entries.map((e): ExitCode => ('result' in e ? e.result : 3));
     return worstExitCode(codes);
   } finally {
     shared?.stop();

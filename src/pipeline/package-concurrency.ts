@@ -25,39 +25,64 @@ export function packagesAtOnce(mode: string, packageConcurrency: number): number
   return Writing.has(mode) ? packageConcurrency : Math.max(packageConcurrency, ReadOnlyPackageConcurrency);
 }
 
-/** One package's place in the loop: its result, or why it never started. */
-export type LoopEntry<T, R> = { item: T; result: R } | { item: T; skipped: string };
+/** A package the loop handed out: the front end runs it, then reports it `finished`. */
+export interface Started<T> {
+  item: T;
+  index: number;
+}
 
 /**
- * Runs `run` for each package under the rule above, starting them in order; `succeeded` says whether a
- * result counts as success. Resolves, in the packages' order, once every started package is done.
+ * The packages of one run under the rule above. The front end drives it, so its own code calls down into
+ * the run of each package and nothing calls back up:
+ *
+ *     const loop = new PackageLoop(units, rule, (u) => u.path);
+ *     await Promise.all(loop.lanes().map(async () => {
+ *       for (let next = loop.take(); next; next = loop.take())
+ *         loop.finished(next, (await runUnit(next.item)).outcome === 'success');
+ *     }));
+ *     for (const s of loop.skipped()) ...
+ *
+ * `take` hands packages out in order, at most `lanes().length` at a time when every lane runs one.
  */
-export async function runPackages<T, R>(
-  items: readonly T[],
-  rule: PackageLoopRule,
-  name: (item: T) => string,
-  run: (item: T, index: number) => Promise<R>,
-  succeeded: (result: R) => boolean,
-): Promise<LoopEntry<T, R>[]> {
-  const limit = Math.max(1, Math.min(packagesAtOnce(rule.mode, rule.packageConcurrency), items.length));
-  const stopOnFailure = Writing.has(rule.mode) && !rule.keepGoing;
-  const results: (R | undefined)[] = items.map(() => undefined);
-  const started = new Set<number>();
-  let failedName: string | undefined;
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length && !rule.signal?.aborted && failedName === undefined) {
-      const i = next++;
-      started.add(i);
-      const r = await run(items[i], i);
-      results[i] = r;
-      if (stopOnFailure && !succeeded(r)) failedName ??= name(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: limit }, worker));
-  return items.map((item, i) => {
-    if (started.has(i)) return { item, result: results[i] as R };
-    const why = rule.signal?.aborted ? 'cancelled' : `${failedName} failed`;
-    return { item, skipped: `skipped: ${why}` };
-  });
+export class PackageLoop<T> {
+  private next = 0;
+  private readonly started = new Set<number>();
+  private failedName: string | undefined;
+  private readonly stopOnFailure: boolean;
+
+  constructor(
+    private readonly items: readonly T[],
+    private readonly rule: PackageLoopRule,
+    private readonly name: (item: T) => string,
+  ) {
+    this.stopOnFailure = Writing.has(rule.mode) && !rule.keepGoing;
+  }
+
+  /** How many packages run at once: one lane each (at least one, at most one per package). */
+  lanes(): number[] {
+    const limit = packagesAtOnce(this.rule.mode, this.rule.packageConcurrency);
+    return Array.from({ length: Math.max(1, Math.min(limit, this.items.length)) }, (_, i) => i);
+  }
+
+  /** The next package to run; none once all started, the run is cancelled, or (apply) one failed. */
+  take(): Started<T> | undefined {
+    if (this.next >= this.items.length || this.rule.signal?.aborted || this.failedName !== undefined)
+      return undefined;
+    const index = this.next++;
+    this.started.add(index);
+    return { item: this.items[index] as T, index };
+  }
+
+  /** Reports a started package's end; a failure stops the loop for apply and destroy (not keep-going). */
+  finished(started: Started<T>, succeeded: boolean): void {
+    if (this.stopOnFailure && !succeeded) this.failedName ??= this.name(started.item);
+  }
+
+  /** The packages never started and why, in their order ("skipped: deploy/a failed"). */
+  skipped(): { item: T; skipped: string }[] {
+    const why = this.rule.signal?.aborted ? 'cancelled' : `${this.failedName} failed`;
+    return this.items.flatMap((item, i) =>
+      this.started.has(i) ? [] : [{ item, skipped: `skipped: ${why}` }],
+    );
+  }
 }

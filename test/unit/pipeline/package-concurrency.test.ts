@@ -1,17 +1,33 @@
 import { describe, expect, it } from 'vitest';
 import {
+  PackageLoop,
+  type PackageLoopRule,
   packagesAtOnce,
   ReadOnlyPackageConcurrency,
-  runPackages,
 } from '../../../src/pipeline/package-concurrency.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
-const rule = (mode: string, more: Partial<Parameters<typeof runPackages>[1]> = {}) => ({
+const rule = (mode: string, more: Partial<PackageLoopRule> = {}): PackageLoopRule => ({
   mode,
   packageConcurrency: 1,
   keepGoing: false,
   ...more,
 });
+
+/** Drives a loop the way both front ends do: one worker per lane, each taking the next package. */
+async function drive<T>(
+  items: T[],
+  r: PackageLoopRule,
+  run: (item: T) => Promise<boolean>,
+): Promise<{ item: T; skipped: string }[]> {
+  const loop = new PackageLoop(items, r, String);
+  await Promise.all(
+    loop.lanes().map(async () => {
+      for (let next = loop.take(); next; next = loop.take()) loop.finished(next, await run(next.item));
+    }),
+  );
+  return loop.skipped();
+}
 
 describe('packagesAtOnce', () => {
   it('applies and destroys package-concurrency packages at once; previews, status and drift at least 8', () => {
@@ -24,46 +40,45 @@ describe('packagesAtOnce', () => {
   });
 });
 
-describe('runPackages', () => {
-  it('never runs more than the limit at once, starts packages in order, runs each once, answers in order', async () => {
+describe('PackageLoop', () => {
+  it('never runs more than the limit at once, starts packages in order, runs each once', async () => {
     let running = 0;
     let peak = 0;
     const started: number[] = [];
-    const entries = await runPackages(
+    const skipped = await drive(
       [0, 1, 2, 3, 4, 5, 6],
       rule('apply', { packageConcurrency: 3 }),
-      String,
       async (x) => {
         started.push(x);
         running++;
         peak = Math.max(peak, running);
         await new Promise((r) => setTimeout(r, 5 * (7 - x)));
         running--;
-        return x * 10;
+        return true;
       },
-      () => true,
     );
     expect(started).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(peak).toBe(3);
-    expect(entries.map((e) => ('result' in e ? e.result : e.skipped))).toEqual([0, 10, 20, 30, 40, 50, 60]);
+    expect(skipped).toEqual([]);
+  });
+
+  it('has one lane per package at most, and at least one', () => {
+    expect(new PackageLoop(['a', 'b'], rule('preview'), String).lanes()).toHaveLength(2);
+    expect(new PackageLoop([], rule('apply', { packageConcurrency: 4 }), String).lanes()).toHaveLength(1);
+    expect(
+      new PackageLoop([1, 2, 3, 4, 5], rule('apply', { packageConcurrency: 4 }), String).lanes(),
+    ).toHaveLength(4);
   });
 
   it('apply: starts no package after one that failed; the rest are skipped, naming it', async () => {
     const ran: string[] = [];
-    const entries = await runPackages(
-      ['deploy/a', 'deploy/b', 'deploy/c'],
-      rule('apply'),
-      (x) => x,
-      async (x) => {
-        ran.push(x);
-        await tick();
-        return x !== 'deploy/a';
-      },
-      (ok) => ok,
-    );
+    const skipped = await drive(['deploy/a', 'deploy/b', 'deploy/c'], rule('apply'), async (x) => {
+      ran.push(x);
+      await tick();
+      return x !== 'deploy/a';
+    });
     expect(ran).toEqual(['deploy/a']);
-    expect(entries).toEqual([
-      { item: 'deploy/a', result: false },
+    expect(skipped).toEqual([
       { item: 'deploy/b', skipped: 'skipped: deploy/a failed' },
       { item: 'deploy/c', skipped: 'skipped: deploy/a failed' },
     ]);
@@ -76,43 +91,25 @@ describe('runPackages', () => {
       rule('preview'),
     ]) {
       const ran: string[] = [];
-      const entries = await runPackages(
-        ['a', 'b', 'c'],
-        r,
-        (x) => x,
-        async (x) => {
-          ran.push(x);
-          return false;
-        },
-        (ok) => ok,
-      );
+      const skipped = await drive(['a', 'b', 'c'], r, async (x) => {
+        ran.push(x);
+        return false;
+      });
       expect(ran.sort()).toEqual(['a', 'b', 'c']);
-      expect(entries.every((e) => 'result' in e)).toBe(true);
+      expect(skipped).toEqual([]);
     }
   });
 
   it('once cancelled, starts nothing more: the rest are skipped as cancelled', async () => {
     const abort = new AbortController();
-    const entries = await runPackages(
-      ['a', 'b'],
-      rule('preview', { signal: abort.signal, packageConcurrency: 1 }),
-      (x) => x,
-      async (x) => {
-        await tick();
-        abort.abort();
-        return x;
-      },
-      () => true,
-    );
     // preview runs 8 at once: both started before the cancel was seen
-    expect(entries.filter((e) => 'skipped' in e)).toEqual([]);
-    const applied = await runPackages(
-      ['a', 'b'],
-      rule('apply', { signal: abort.signal }),
-      (x) => x,
-      async (x) => x,
-      () => true,
-    );
+    const previewed = await drive(['a', 'b'], rule('preview', { signal: abort.signal }), async () => {
+      await tick();
+      abort.abort();
+      return true;
+    });
+    expect(previewed).toEqual([]);
+    const applied = await drive(['a', 'b'], rule('apply', { signal: abort.signal }), async () => true);
     expect(applied).toEqual([
       { item: 'a', skipped: 'skipped: cancelled' },
       { item: 'b', skipped: 'skipped: cancelled' },
