@@ -160,7 +160,10 @@ export function detectTools(names: ToolName[]): Tool[] {
           : {};
         return {
           cmd: process.execPath,
-          args: [actionBundle],
+          args: [
+            ...(process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : []),
+            actionBundle,
+          ],
           label: `node dist/index.js (mode: ${mode})`,
           env: actionEnv(ctx.work, path.relative(ctx.work, ctx.pkgDir), mode, ctx.kubeconfig, inputs),
           replaceEnv: true,

@@ -1,12 +1,10 @@
 import type { CatchUpOutcome } from '../changes/catch-up-state.js';
 import type { Connection } from '../kube/connect.js';
 import { catchUpLogLines, renderCatchUpSummary } from '../report/catch-up-summary.js';
-import { ApplyFeedback } from './apply-feedback.js';
+import type { ApplyFeedback } from './apply-feedback.js';
 import { connectCluster } from './cluster-access.js';
-import { runDriftMode } from './drift-mode.js';
 import { changeSetForEvent, type EventContext, readEventContext } from './github/index.js';
 import { type ActionInputs, parseInputs } from './inputs.js';
-import { PreviewComments } from './preview-comments.js';
 import {
   checkTargetCheckout,
   packagesRoot,
@@ -50,6 +48,8 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
       ? (await import('./github/octokit.js')).createOctokit(inputs.githubToken, { baseUrl: ctx.apiUrl })
       : undefined;
     if (mode === 'drift' || !scope) {
+      // each mode's own code is a chunk of its own, loaded when the mode runs (less to compile at start)
+      const { runDriftMode } = await import('./drift-mode.js');
       await runDriftMode(inputs, ctx, repoRoot, octokit, abort.signal);
       reportUnposted(octokit);
       return;
@@ -106,18 +106,21 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
         core.info(`packages: ${units.map((u) => u.path).join(', ') || '(none)'}`);
         return;
       }
-      const comments = new PreviewComments(inputs, ctx, octokit);
-      const feedback =
+      const comments =
+        mode === 'preview'
+          ? new (await import('./preview-comments.js')).PreviewComments(inputs, ctx, octokit)
+          : undefined;
+      const feedback: ApplyFeedback | undefined =
         mode === 'apply' && (ctx.push || selection.catchUp)
-          ? new ApplyFeedback(inputs, ctx, octokit, {
+          ? new (await import('./apply-feedback.js')).ApplyFeedback(inputs, ctx, octokit, {
               repoRoot,
               units: new Map(units.map((u) => [u.path, { base: u.base, tree: u.tree }])),
             })
           : undefined;
-      if (mode === 'preview') await comments.begin(units.map((u) => u.path));
+      await comments?.begin(units.map((u) => u.path));
       feedback?.begin(units.map((u) => u.path));
       if (units.length === 0) {
-        if (mode === 'preview') await comments.finish([]);
+        await comments?.finish([]);
         core.info(
           selection.catchUp
             ? 'nothing to apply: the cluster runs this commit for every package this job covers'
@@ -155,7 +158,7 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
         const complete = !abort.signal.aborted && results.every((r) => r.outcome !== 'skipped');
         await storeWatermark(selection, outcomes, complete, ctx);
       }
-      if (mode === 'preview' && !abort.signal.aborted)
+      if (comments && !abort.signal.aborted)
         await comments.finish([...units.map((u) => u.path), ...results.map((r) => r.path)]);
       await feedback?.finish();
       reportUnposted(octokit);

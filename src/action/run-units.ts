@@ -1,6 +1,5 @@
 import type { Connection } from '../kube/connect.js';
 import { PackageLoop, packagesAtOnce } from '../pipeline/package-concurrency.js';
-import { runRollback } from '../pipeline/rollback-package.js';
 import { type PackageRunResult, packageSecretValues, runPackage } from '../pipeline/run-package.js';
 import { renderPreviewText } from '../report/preview-text.js';
 import type { ApplyFeedback } from './apply-feedback.js';
@@ -22,7 +21,8 @@ export interface UnitsContext {
   mode: Exclude<RunMode, 'resolve' | 'drift'>;
   repoRoot: string;
   conn: Connection;
-  comments: PreviewComments;
+  /** The preview's PR comments (preview mode only). */
+  comments?: PreviewComments;
   feedback?: ApplyFeedback;
   /** A fork's or Dependabot's pull request: its results are shown without cluster values. */
   untrusted?: string;
@@ -68,7 +68,7 @@ export async function runUnits(units: SelectedUnit[], c: UnitsContext): Promise<
     // the PR comment goes out with other packages' (writes are spaced by the request policy); the job
     // summary section and the apply feedback one package at a time, in the order packages finish
     const comment =
-      result.preview && mode === 'preview' ? c.comments.onPreview(result, unit.tree) : Promise.resolve();
+      result.preview && c.comments ? c.comments.onPreview(result, unit.tree) : Promise.resolve();
     reported = reported.then(async () => {
       core.appendSummary(summary);
       if (feedback && mode === 'apply') await feedback.report(result, secrets);
@@ -100,7 +100,7 @@ export async function runUnits(units: SelectedUnit[], c: UnitsContext): Promise<
   return results.sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0));
 }
 
-function runOne(
+async function runOne(
   unit: SelectedUnit,
   c: UnitsContext,
   emit: ReturnType<typeof eventLogger>,
@@ -109,6 +109,8 @@ function runOne(
 ): Promise<PackageRunResult> {
   const { inputs, ctx, mode, conn } = c;
   if (mode === 'rollback') {
+    // rollback's own code is a chunk of its own, loaded only by this mode
+    const { runRollback } = await import('../pipeline/rollback-package.js');
     return runRollback(conn.client, unit.path, {
       repoRoot: c.repoRoot,
       defaultNamespace: inputs.namespace || conn.access.namespace,
