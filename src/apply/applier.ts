@@ -9,7 +9,7 @@ import { taskList } from '../plan/task-list.js';
 import { applyWave } from './apply-wave.js';
 import type { RunEventSink } from './events.js';
 import { group } from './group.js';
-import { pruneWave } from './prune-wave.js';
+import { deleteWaves } from './prune-wave.js';
 import type { RunInput } from './run-input.js';
 import type { RunOptions } from './run-options.js';
 import { failed, fatalResult, finishedResult, type RunResult, runFailed } from './run-result.js';
@@ -142,14 +142,7 @@ async function walk(s: RunState, req: ApplyRequest): Promise<void> {
     if (crds) s.client.resetDiscovery();
   }
   if (!(s.options.exitEarly && hasFailure(s))) {
-    for (const { act, wait } of tasks.deleteWaves) {
-      if (s.cancelled()) break;
-      await group(s.emit, act.name, 'Prune', () => pruneWave(s, act.ids, act.name, 'prune'));
-      if (s.dryRun) continue;
-      await group(s.emit, wait.name, 'Wait', () =>
-        waitWave(s, wait.ids, wait.name, 'NotFound', req.onProgress),
-      );
-    }
+    await deleteWaves(s, tasks.deleteWaves, 'prune', req.onProgress);
   }
   await group(s.emit, tasks.last.name, 'Inventory', async () => {
     if (s.dryRun) return;

@@ -13,7 +13,7 @@ import {
   removeInventoryNamespace,
 } from './inventory-namespace.js';
 import type { LiveSnapshot } from './live-snapshot.js';
-import { pruneWave } from './prune-wave.js';
+import { deleteWaves } from './prune-wave.js';
 import type { RunOptions } from './run-options.js';
 import { failed, finishedResult, type RunResult, runFailed } from './run-result.js';
 import { finalInventory, newRunState, type RunState, withDecisions } from './run-state.js';
@@ -78,14 +78,7 @@ export async function runDestroy(req: DestroyRequest): Promise<RunResult> {
       (t) => t.action !== 'Inventory' && !(s.dryRun && t.action === 'Wait'),
     );
     req.emit({ type: 'init', groups: shown });
-    for (const { act, wait } of tasks.deleteWaves) {
-      if (s.cancelled()) break;
-      await group(req.emit, act.name, 'Delete', () => pruneWave(s, act.ids, act.name, 'delete'));
-      if (s.dryRun) continue;
-      await group(req.emit, wait.name, 'Wait', () =>
-        waitWave(s, wait.ids, wait.name, 'NotFound', req.onProgress),
-      );
-    }
+    await deleteWaves(s, tasks.deleteWaves, 'delete', req.onProgress);
     // the inventory goes when it would list nothing more (objects not deleted, e.g. owned by another
     // inventory, stay in it, as kpt keeps them) and nothing failed
     const remaining = finalInventory(s).filter((e) => idKey(e.id) !== nsKey);

@@ -3,11 +3,14 @@ import type { KubeObject } from '../common/kube-object.js';
 import { formatInventoryId, idKey, type ObjectId } from '../common/object-id.js';
 import { preventsDeletion, pruneBlockedBy } from '../inventory/ownership.js';
 import { dependentsOf } from '../plan/plan.js';
+import type { WaveTasks } from '../plan/task-list.js';
 import type { Decision } from './decision.js';
+import { group } from './group.js';
 import { withOwner } from './owner-lookup.js';
 import { runOrdered } from './run-ordered.js';
 import { outcomeFor, type RunState, recordDeleted } from './run-state.js';
 import { isBlockingSkip, type SkipReason, skipMessage } from './skip-reason.js';
+import { waitWave } from './wait-wave.js';
 
 /** Why an inventory object is not deleted now: the reason as data, kpt's message, and whether to forget it. */
 export type PruneDecision = { skip: string; reason: SkipReason; abandon?: boolean } | undefined;
@@ -64,6 +67,29 @@ export function pruneDecision(state: RunState, id: ObjectId, live: KubeObject): 
       return decision({ type: 'just-applied', uid: applied.uid }, true);
   }
   return undefined;
+}
+
+/**
+ * The delete waves of a task list, in order: each wave deleted (apply's prune, destroy's delete), then
+ * waited on until its objects are gone; a dry run decides and reports each wave and waits on nothing.
+ * Stops between waves once the run is cancelled.
+ */
+export async function deleteWaves(
+  state: RunState,
+  waves: readonly WaveTasks[],
+  type: 'prune' | 'delete',
+  onProgress?: (line: string) => void,
+): Promise<void> {
+  for (const { act, wait } of waves) {
+    if (state.cancelled()) break;
+    await group(state.emit, act.name, type === 'prune' ? 'Prune' : 'Delete', () =>
+      pruneWave(state, act.ids, act.name, type),
+    );
+    if (state.dryRun) continue;
+    await group(state.emit, wait.name, 'Wait', () =>
+      waitWave(state, wait.ids, wait.name, 'NotFound', onProgress),
+    );
+  }
 }
 
 /** Deletes one wave of inventory objects (prune or destroy), with a UID precondition on every DELETE. */
