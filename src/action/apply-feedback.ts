@@ -27,7 +27,7 @@ type PullList = { pulls: MergedPull[]; skipped?: string };
 export interface FeedbackScope {
   repoRoot: string;
   /** Per package: `base`, the commit last applied here (undefined: only the pushed commit's pulls); `tree`, the tree applied. */
-  units: ReadonlyMap<string, { base?: string; tree?: string }>;
+  units: ReadonlyMap<string, { base?: string; tree?: Promise<string | undefined> }>;
 }
 
 /**
@@ -145,7 +145,7 @@ export class ApplyFeedback {
           if ('skipped' in t) return t;
           return { plan: reviewedPlanFor(t.comments, pkg, this.inputs.commentKey)?.plan };
         },
-        this.scope?.units.get(pkg)?.tree,
+        await this.scope?.units.get(pkg)?.tree,
       );
     } catch (err) {
       return { kind: 'unreadable', why: (err as Error).message };

@@ -1,9 +1,6 @@
 import { combinedMarker } from '../report/combined-sections.js';
 import { type ListedComment, pickMarkedComment } from './github/pr-comment.js';
-
-/** `comment-layout`: one comment per package, one combined comment per pull request, or chosen by count. */
-export const CommentLayouts = ['auto', 'per-package', 'combined'] as const;
-export type CommentLayout = (typeof CommentLayouts)[number];
+import type { CommentLayout } from './inputs.js';
 
 /**
  * Under `auto`, a run with more packages than this gets one combined comment. Ten comments are about the

@@ -11,13 +11,15 @@ import { type ConflictSettings, conflictSettingsFrom } from '../common/conflict-
 import type { InventoryPolicy, PropagationPolicy } from '../common/constants.js';
 import { parseDuration } from '../common/duration.js';
 import type { OnFailure } from '../pipeline/rollback-report.js';
-import { type CommentLayout, CommentLayouts } from './comment-layout.js';
 import * as core from './toolkit.js';
 
 export const CommentModes = ['changes', 'always', 'never'] as const;
 export type CommentMode = (typeof CommentModes)[number];
 export const PlanDriftModes = ['warn', 'fail', 'ignore'] as const;
 export type PlanDriftMode = (typeof PlanDriftModes)[number];
+/** `comment-layout`: one comment per package, one combined comment per pull request, or chosen by count. */
+export const CommentLayouts = ['auto', 'per-package', 'combined'] as const;
+export type CommentLayout = (typeof CommentLayouts)[number];
 
 export type ActionMode =
   | 'auto'

@@ -144,17 +144,19 @@ export async function run(parsed: ActionInputs | Error = parseInputsOrError()): 
       });
       if (selection.catchUp && mode === 'apply') {
         const byPath = new Map(units.map((u) => [u.path, u]));
-        const outcomes = results.map((r) => {
-          const unit = byPath.get(r.path);
-          return {
-            path: r.path,
-            removed: unit?.removed ?? false,
-            tree: unit?.tree,
-            outcome: r.outcome,
-            ...(r.error ? { error: r.error } : {}),
-            ...(unit?.removed && !inputs.destroyRemovedPackages ? { removalRefused: true } : {}),
-          };
-        });
+        const outcomes = await Promise.all(
+          results.map(async (r) => {
+            const unit = byPath.get(r.path);
+            return {
+              path: r.path,
+              removed: unit?.removed ?? false,
+              tree: await unit?.tree,
+              outcome: r.outcome,
+              ...(r.error ? { error: r.error } : {}),
+              ...(unit?.removed && !inputs.destroyRemovedPackages ? { removalRefused: true } : {}),
+            };
+          }),
+        );
         const complete = !abort.signal.aborted && results.every((r) => r.outcome !== 'skipped');
         await storeWatermark(selection, outcomes, complete, ctx);
       }

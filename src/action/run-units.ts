@@ -67,8 +67,11 @@ export async function runUnits(units: SelectedUnit[], c: UnitsContext): Promise<
     results.push(result);
     // the PR comment goes out with other packages' (writes are spaced by the request policy); the job
     // summary section and the apply feedback one package at a time, in the order packages finish
+    const comments = c.comments;
     const comment =
-      result.preview && c.comments ? c.comments.onPreview(result, unit.tree) : Promise.resolve();
+      result.preview && comments
+        ? Promise.resolve(unit.tree).then((tree) => comments.onPreview(result, tree))
+        : Promise.resolve();
     reported = reported.then(async () => {
       core.appendSummary(summary);
       if (feedback && mode === 'apply') await feedback.report(result, secrets);

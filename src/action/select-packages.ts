@@ -15,8 +15,11 @@ export interface SelectedUnit extends ChangedUnit {
   reason?: string;
   /** The commit the cluster last applied for it: the merged pull requests since are its. */
   base?: string;
-  /** Its git tree in the checkout (recorded with the deploy; compared with the reviewed one). */
-  tree?: string;
+  /**
+   * Its git tree in the checkout (recorded with the deploy; compared with the reviewed one): looked up by
+   * git while the run starts, awaited where it is used.
+   */
+  tree?: Promise<string | undefined>;
   /** A deleted package's inventory, when known without reading git (from the watermark). */
   inventory?: InventoryRef;
 }
@@ -35,13 +38,14 @@ export interface Selection {
 
 const empty = (units: SelectedUnit[] = []): Selection => ({ units, held: [], upToDate: [], skipped: [] });
 
-async function withTrees(repoRoot: string, units: SelectedUnit[]): Promise<SelectedUnit[]> {
-  const trees = await packageTrees(
+/** The units, each with its tree at HEAD being looked up (one git process for all; never rejects). */
+function withTrees(repoRoot: string, units: SelectedUnit[]): SelectedUnit[] {
+  const trees = packageTrees(
     repoRoot,
     'HEAD',
     units.filter((u) => !u.removed).map((u) => u.path),
-  );
-  return units.map((u) => (trees.get(u.path) ? { ...u, tree: trees.get(u.path) } : u));
+  ).catch(() => new Map<string, string | undefined>());
+  return units.map((u) => (u.removed ? u : { ...u, tree: trees.then((t) => t.get(u.path)) }));
 }
 
 /** The event's own change: a pull request's files, a push's diff, a merge queue's base..head. */
@@ -82,7 +86,7 @@ export async function selectPackages(o: {
       const { paths, notes } = await resolveExplicitPackages(repoRoot, inputs.packages);
       for (const n of notes) core.info(n);
       return empty(
-        await withTrees(
+        withTrees(
           repoRoot,
           paths.map((path) => ({ path, removed: false })),
         ),
@@ -90,13 +94,13 @@ export async function selectPackages(o: {
     }
     case 'every':
       return empty(
-        await withTrees(
+        withTrees(
           repoRoot,
           (await findUnits(repoRoot)).map((u) => ({ path: u.dir, removed: false })),
         ),
       );
     case 'change':
-      return empty(await withTrees(repoRoot, await fromChange(repoRoot, ctx, octokit)));
+      return empty(withTrees(repoRoot, await fromChange(repoRoot, ctx, octokit)));
     case 'catch-up':
       break;
   }
@@ -109,10 +113,10 @@ export async function selectPackages(o: {
     const units = ctx.push
       ? await fromChange(repoRoot, ctx, octokit)
       : (await findUnits(repoRoot)).map((u) => ({ path: u.dir, removed: false }));
-    if (inputs.packages.length === 0) return empty(await withTrees(repoRoot, units));
+    if (inputs.packages.length === 0) return empty(withTrees(repoRoot, units));
     const named = new Set((await resolveExplicitPackages(repoRoot, inputs.packages)).paths);
     return empty(
-      await withTrees(
+      withTrees(
         repoRoot,
         units.filter((u) => u.removed || named.has(u.path)),
       ),
@@ -128,7 +132,7 @@ export async function selectPackages(o: {
       removed: e.removed,
       reason: e.reason,
       ...(e.base ? { base: e.base } : {}),
-      ...(e.tree ? { tree: e.tree } : {}),
+      ...(e.tree ? { tree: Promise.resolve(e.tree) } : {}),
       ...(e.baseCommit ? { baseCommit: e.baseCommit } : {}),
       ...(e.inventory ? { inventory: e.inventory } : {}),
     })),

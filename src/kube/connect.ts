@@ -24,14 +24,22 @@ const keyOf = (s: KubeConfigSource) =>
   JSON.stringify([s.kubeconfigPath ?? '', s.kubeconfigContent ?? '', s.context ?? '', s.setting ?? '']);
 
 /**
- * Starts connecting now, with the request every run makes first (the ResourceGroup kind's discovery,
- * answered from the client's cache later), so that its round trips overlap whatever the process does next
- * (loading the rest of the program). The first `connect` with the same settings takes it, its failure
- * included; one nobody takes is left to the process's exit.
+ * Starts connecting now, with the requests runs make first (the discovery of the ResourceGroup kind, and
+ * of ConfigMap for the deploy history and legacy inventories; answered from the client's cache later), so
+ * that their round trips overlap whatever the process does next (loading the rest of the program). The
+ * first `connect` with the same settings takes it, its failure included; one nobody takes is left to the
+ * process's exit.
  */
 export function connectAhead(source: KubeConfigSource, options: ConnectOptions = {}): void {
   const connecting = open(source, options);
-  connecting.then((c) => c.client.resolve(ResourceGroupApiVersion, ResourceGroupKind)).catch(() => {});
+  connecting
+    .then((c) =>
+      Promise.all([
+        c.client.resolve(ResourceGroupApiVersion, ResourceGroupKind),
+        c.client.resolve('v1', 'ConfigMap'),
+      ]),
+    )
+    .catch(() => {});
   connecting.catch(() => {}); // reported by the connect() that takes it
   ahead.set(keyOf(source), connecting);
 }

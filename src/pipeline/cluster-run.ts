@@ -40,35 +40,52 @@ export interface ApplyStepsResult {
   planCheck?: PlanVerdict;
 }
 
+type ApplyStepsRequest = ClusterRunRequest & {
+  objects: { object: KubeObject; source?: SourceRef }[];
+  gate?: PlanGate;
+  /** Drift: a field a co-owner holds with another value is left as it is, not an error (AskPolicy). */
+  keepCoOwners?: boolean;
+};
+
+/** What an apply reads from the cluster before it decides anything. */
+export interface ClusterState {
+  /** Whether the server serves kpt's ResourceGroup kind. */
+  rgServed: boolean;
+  input: ApplyRequest['input'];
+  cluster: ApplyRequest['cluster'];
+}
+
 /**
- * An apply of the package's objects, after the lock (a dry run takes none): the cluster's inventory, the
- * live state and the plan, then the engine. A dry run walks once and records every decision (the preview).
+ * The cluster's inventory and the package's live objects, read together (a real apply also asks for a
+ * legacy ConfigMap inventory at once: one round trip fewer before a first apply's first write).
+ */
+export async function readClusterState(req: Omit<ApplyStepsRequest, 'emit'>): Promise<ClusterState> {
+  const rgServed = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
+  const reading = rgServed
+    ? readClusterInventory(req.client, req.inventory, { together: !req.dryRun })
+    : undefined;
+  const ids = reading ? reading.then((c) => c?.ids ?? []) : [];
+  const [input, cluster] = await Promise.all([
+    readRunInput(req.client, req.objects, req.inventory, ids, { concurrency: req.options.concurrency }),
+    reading,
+  ]);
+  return { rgServed, input, cluster };
+}
+
+/**
+ * An apply of the package's objects, after the lock (a dry run takes none): the cluster's state (read here,
+ * or by the caller as `state` while it reads something else behind the same lock), the plan, then the
+ * engine. A dry run walks once and records every decision (the preview).
  * A real run walks first as a silent dry run (the pre-flight, asking the server as `preflight` says), stops
  * with nothing changed when that walk met an object it must refuse or a plan that differs from the
  * reviewed one under `plan-drift: fail`, then carries out those decisions. Never throws.
  */
 export async function applySteps(
-  req: ClusterRunRequest & {
-    objects: { object: KubeObject; source?: SourceRef }[];
-    gate?: PlanGate;
-    /** Drift: a field a co-owner holds with another value is left as it is, not an error (AskPolicy). */
-    keepCoOwners?: boolean;
-  },
+  req: ApplyStepsRequest & { state?: Promise<ClusterState> },
 ): Promise<ApplyStepsResult> {
   const startedAt = Date.now();
   try {
-    const rgServed = !!(await req.client.resolve(ResourceGroupApiVersion, ResourceGroupKind));
-    // the package's live objects are read while the inventory is; a real apply also asks for a legacy
-    // ConfigMap inventory at once (one round trip fewer before a first apply's first write)
-    const reading = rgServed
-      ? readClusterInventory(req.client, req.inventory, { together: !req.dryRun })
-      : undefined;
-    const ids = reading ? reading.then((c) => c?.ids ?? []) : [];
-    const [input, cluster] = await Promise.all([
-      readRunInput(req.client, req.objects, req.inventory, ids, { concurrency: req.options.concurrency }),
-      reading,
-    ]);
-    const engine: ApplyRequest = { ...req, input, cluster, rgServed };
+    const engine: ApplyRequest = { ...req, ...(await (req.state ?? readClusterState(req))) };
     checkApplyInput(engine);
     if (req.dryRun) {
       const ask = {

@@ -13,8 +13,8 @@ import type { ClusterClient } from '../kube/cluster-client.js';
 export interface HistoryOptions {
   /** The commit being applied (enables the stale-commit guard); may still be being looked up. */
   commit?: string | Promise<string | undefined>;
-  /** The package directory's git tree hash at `commit`, recorded for catch-up (src/changes/catch-up.ts). */
-  tree?: string;
+  /** The package directory's git tree hash at `commit`, recorded for catch-up (src/changes/catch-up.ts); may still be being looked up. */
+  tree?: string | Promise<string | undefined>;
   /** Who started it: the workflow run URL, else user@host. */
   trigger: string;
   /** Records kept per inventory. */
@@ -74,7 +74,14 @@ export async function recordDeploy(
       return undefined;
     }
     const record = {
-      ...deployRecord(o.pkg, o.mode, history.options, await history.options.commit, o.startedAt, run),
+      ...deployRecord(
+        o.pkg,
+        o.mode,
+        { ...history.options, tree: await history.options.tree },
+        await history.options.commit,
+        o.startedAt,
+        run,
+      ),
       ...o.settings,
     };
     await writeHistory(client, inventory, record, history.options.keep, history.entries);
@@ -95,7 +102,7 @@ export function refusedBeforeFirstWrite(run: RunResult): boolean {
 export function deployRecord(
   pkg: string,
   mode: DeployRecord['mode'],
-  h: HistoryOptions,
+  h: Pick<HistoryOptions, 'trigger'> & { tree?: string },
   commit: string | undefined,
   startedAt: string,
   run: RunResult,

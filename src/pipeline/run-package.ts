@@ -2,14 +2,13 @@ import type { RunEvent, RunEventSink } from '../apply/events.js';
 import type { RunOptions } from '../apply/run-options.js';
 import { DecidedOn, type RunResult } from '../apply/run-result.js';
 import { exitCodeOf, type RunOutcome } from '../common/run-outcome.js';
-import type { InventoryLock } from '../inventory/inventory-lock.js';
 import type { ClusterClient } from '../kube/cluster-client.js';
 import { type PackageError, PackageFailure } from '../package/package-error.js';
 import type { PlanGate, PlanVerdict } from '../preview/plan-gate.js';
 import { previewDocument } from '../preview/preview-document.js';
 import { collectSecretValues } from '../preview/redact.js';
 import type { PreviewDocument } from '../preview/types.js';
-import { applySteps, destroySteps } from './cluster-run.js';
+import { applySteps, destroySteps, readClusterState } from './cluster-run.js';
 import { type DeployHistory, type HistoryOptions, readDeployHistory, recordDeploy } from './deploy-record.js';
 import { recordedSettings } from './deploy-settings.js';
 import { onFailurePlan } from './on-failure-plan.js';
@@ -19,7 +18,7 @@ import { rollBackFailedApply } from './rollback.js';
 import type { OnFailure, RollbackReport } from './rollback-report.js';
 import { scrubbedEvents } from './scrubbed-events.js';
 import { staleCommitReason } from './stale-commit.js';
-import { takeLock } from './take-lock.js';
+import { lockWhileReading } from './take-lock.js';
 
 export type { HistoryOptions } from './deploy-record.js';
 
@@ -75,10 +74,11 @@ export interface RunPackageOptions {
 }
 
 /**
- * One deployable unit in one mode, top to bottom: read the package → (status: read the inventory's
- * objects) → lock (not for a dry run) → the deploy history and the stale-commit guard → the run (the
- * cluster's inventory, the live state, the plan, the engine) → the deploy record → unlock. Never throws
- * for package or cluster problems.
+ * One deployable unit in one mode, top to bottom: read and check the package (the lock, not for a dry run
+ * or status, taken meanwhile from the inventory information) → (status: read the inventory's objects) → the
+ * deploy history and the cluster's state (inventory, live objects), read together → the stale-commit guard
+ * → the run (the plan, the engine) → the deploy record → unlock. Never throws for package or cluster
+ * problems.
  */
 export async function runPackage(
   client: ClusterClient,
@@ -90,7 +90,10 @@ export async function runPackage(
   let secretValues: readonly string[] = [];
   const emit = scrubbedEvents(o.emit ?? (() => {}), () => secretValues);
   const dryRun = mode === 'preview' || (mode === 'destroy' && !!o.dryRun);
-  let lock: InventoryLock | undefined;
+  // the lock is taken while the package is read and checked (a dry run and status take none): the lock
+  // waits on the server, the check on the parser
+  const lock =
+    dryRun || mode === 'status' ? undefined : await lockWhileReading(client, dir, o.repoRoot, o.options, o);
   try {
     const prepared = await preparePackage(client, dir, {
       repoRoot: o.repoRoot,
@@ -119,7 +122,10 @@ export async function runPackage(
       onProgress: o.onProgress,
       dryRun,
     };
-    if (!dryRun) lock = await takeLock(client, inventory, objects, o.options, o);
+    await lock?.held(inventory, objects);
+    // behind the lock, the deploy history and the cluster's state are read together (one round trip)
+    const reading = mode === 'apply' ? readClusterState({ ...steps, objects }) : undefined;
+    reading?.catch(() => {}); // applySteps reports its failure
     const history = !dryRun && o.history ? await readDeployHistory(client, inventory, o.history) : undefined;
     if (history?.unreadable) result.notices.push(history.unreadable);
     const stale =
@@ -129,7 +135,7 @@ export async function runPackage(
     let run: RunResult;
     if (mode === 'destroy') run = await destroySteps(steps);
     else {
-      const applied = await applySteps({ ...steps, objects, gate: o.gate });
+      const applied = await applySteps({ ...steps, objects, gate: o.gate, state: reading });
       run = applied.run;
       if (applied.planCheck) result.planCheck = applied.planCheck;
     }
