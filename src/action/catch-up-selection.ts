@@ -6,8 +6,8 @@ import {
   recordView,
 } from '../changes/catch-up.js';
 import { changedPackages } from '../changes/changed-packages.js';
-import { ensureCommits } from '../changes/fetch-commits.js';
 import { resolvePackageFilter } from '../changes/package-filter.js';
+import { fillRecordTrees } from '../changes/record-trees.js';
 import { packageTrees } from '../changes/tree-hash.js';
 import { type DeployRecord, inventoryKey, readHistories } from '../inventory/deploy-history.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
@@ -51,28 +51,20 @@ export const branchOf = (ref: string) => ref.replace(/^refs\/heads\//, '');
 
 /**
  * Records written before trees were recorded: the tree of the records catch-up compares (what the cluster
- * runs, and failures since the last successful apply) is read from git at their commit, fetched by SHA
- * in a shallow checkout. One fetch for all, one `git cat-file` per commit.
+ * runs, and failures since the last successful apply) is read from git at their commit, fetched by SHA in a
+ * shallow checkout.
  */
-async function fillTrees(repoRoot: string, records: Map<string, DeployRecord[]>): Promise<void> {
-  const wanted = new Map<string, Set<string>>();
-  for (const list of records.values()) {
-    const lastApply = list.findIndex((r) => r.mode === 'apply' && r.result === 'success');
-    const running = list.findIndex((r) => r.mode !== 'destroy' && r.result === 'success');
-    const end = Math.max(lastApply, running);
-    for (const [i, r] of list.entries()) {
-      if (r.tree || !r.commit || (end >= 0 && i > end)) continue;
-      if (!wanted.has(r.commit)) wanted.set(r.commit, new Set());
-      wanted.get(r.commit)!.add(r.package);
-    }
-  }
-  if (wanted.size === 0) return;
-  await ensureCommits(repoRoot, [...wanted.keys()]).catch(() => undefined);
-  for (const [commit, dirs] of wanted) {
-    const trees = await packageTrees(repoRoot, commit, [...dirs]);
-    for (const list of records.values())
-      for (const r of list) if (!r.tree && r.commit === commit) r.tree = trees.get(r.package);
-  }
+function fillTrees(repoRoot: string, records: Map<string, DeployRecord[]>): Promise<void> {
+  return fillRecordTrees(repoRoot, records.values(), {
+    counted: (list) => {
+      const lastApply = list.findIndex((r) => r.mode === 'apply' && r.result === 'success');
+      const running = list.findIndex((r) => r.mode !== 'destroy' && r.result === 'success');
+      const end = Math.max(lastApply, running);
+      return end >= 0 ? end + 1 : list.length;
+    },
+    dirOf: (r) => r.package,
+    fetch: true,
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { holdOf, recordView } from '../changes/catch-up.js';
+import { fillRecordTrees } from '../changes/record-trees.js';
 import { packageTrees } from '../changes/tree-hash.js';
 import { type DeployRecord, readHistory } from '../inventory/deploy-history.js';
 import type { InventoryRef } from '../inventory/inventory-types.js';
@@ -58,16 +59,15 @@ export async function readHold(
 }
 
 /**
- * The tree of each record newer than the last successful apply that has a commit but no tree, read at
- * that commit (one `git cat-file` per commit; a commit the checkout lacks leaves it unknown, so it is
- * not matched).
+ * The tree of each record newer than the last successful apply that has a commit but no tree, read at that
+ * commit (a commit the checkout lacks leaves it unknown, so it is not matched).
  */
-async function fillTrees(repoRoot: string, path: string, records: DeployRecord[]): Promise<void> {
-  const lastApply = records.findIndex((r) => r.mode === 'apply' && r.result === 'success');
-  const recent = lastApply < 0 ? records : records.slice(0, lastApply);
-  const commits = [...new Set(recent.filter((r) => !r.tree && r.commit).map((r) => r.commit as string))];
-  for (const commit of commits) {
-    const tree = (await packageTrees(repoRoot, commit, [path])).get(path);
-    for (const r of recent) if (!r.tree && r.commit === commit && tree) r.tree = tree;
-  }
+function fillTrees(repoRoot: string, path: string, records: DeployRecord[]): Promise<void> {
+  return fillRecordTrees(repoRoot, [records], {
+    counted: (list) => {
+      const lastApply = list.findIndex((r) => r.mode === 'apply' && r.result === 'success');
+      return lastApply < 0 ? list.length : lastApply;
+    },
+    dirOf: () => path,
+  });
 }
